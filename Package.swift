@@ -1,0 +1,74 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// BioAuth: result-based biometric authentication.
+///
+/// `BioAuthProtocol` depends only on Foundation and (on Linux) swift-crypto standing in for CryptoKit,
+/// so that an app linking the client SDK pulls in nothing else. The server stack lives in
+/// `BioAuthServer` and the `bioauth` command.
+let package = Package(
+    name: "bioauth",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "BioAuthProtocol", targets: ["BioAuthProtocol"]),
+        .executable(name: "bioauth", targets: ["bioauth"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "BioAuthProtocol",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
+        ),
+        .target(
+            name: "BioAuthServer",
+            dependencies: [
+                "BioAuthProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "bioauth",
+            dependencies: [
+                "BioAuthServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "BioAuthProtocolTests",
+            dependencies: ["BioAuthProtocol"]
+        ),
+        .testTarget(
+            name: "BioAuthServerTests",
+            dependencies: [
+                "BioAuthServer",
+                "BioAuthProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One entry of a user's audit trail.
+public struct AuditEvent: Codable, Sendable, Equatable {
+    /// What happened.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case userCreated = "user.created"
+        case passwordSignIn = "password.sign_in"
+        case pinSet = "pin.set"
+        case pinSignIn = "pin.sign_in"
+        case registrationStarted = "biometric.registration_started"
+        case registrationVerified = "biometric.registration_verified"
+        case registrationDeleted = "biometric.registration_deleted"
+        case biometricSignIn = "biometric.sign_in"
+        case sessionSignedOut = "session.signed_out"
+        case sessionRevoked = "session.revoked"
+    }
+
+    /// How it ended.
+    public enum Outcome: String, Codable, Sendable {
+        case success, failure, locked
+    }
+
+    /// `evt_…`
+    public var id: String
+    /// What happened.
+    public var type: Kind
+    /// How it ended.
+    public var outcome: Outcome
+    /// When it happened.
+    public var createdAt: Date
+    /// The registration involved, if any.
+    public var registrationID: String?
+    /// The session involved, if any.
+    public var sessionID: String?
+
+    /// Creates an event value.
+    public init(id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, sessionID: String? = nil) {
+        self.id = id
+        self.type = type
+        self.outcome = outcome
+        self.createdAt = createdAt
+        self.registrationID = registrationID
+        self.sessionID = sessionID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, outcome
+        case createdAt = "created_at"
+        case registrationID = "registration_id"
+        case sessionID = "session_id"
+    }
+}

@@ -1,0 +1,51 @@
+/// The stable error codes of the contract. Every error answer carries exactly one.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    case invalidRequest = "invalid_request"
+    case invalidUsername = "invalid_username"
+    case invalidPassword = "invalid_password"
+    case invalidPIN = "invalid_pin"
+    case usernameTaken = "username_taken"
+    case invalidCredentials = "invalid_credentials"
+    case locked
+    case invalidSession = "invalid_session"
+    case invalidSessionDuration = "invalid_session_duration"
+    case notFound = "not_found"
+    case unsupportedAlgorithm = "unsupported_algorithm"
+    case invalidPublicKey = "invalid_public_key"
+    case duplicateRegistration = "duplicate_registration"
+    case tooManyRegistrations = "too_many_registrations"
+    case invalidSignatureEncoding = "invalid_signature_encoding"
+    case challengeInvalid = "challenge_invalid"
+    case signatureInvalid = "signature_invalid"
+    case registrationNotFound = "registration_not_found"
+    case payloadTooLarge = "payload_too_large"
+    case rateLimited = "rate_limited"
+    case methodNotAllowed = "method_not_allowed"
+    /// A server fault; never the answer to client input.
+    case internalError = "internal_error"
+}
+
+/// The body of every error answer: `{"error": {"code": …, "message": …}}`.
+public struct ErrorResponse: Codable, Sendable, Equatable {
+    /// The error itself.
+    public struct Detail: Codable, Sendable, Equatable {
+        /// The stable, machine-readable code.
+        public var code: ErrorCode
+        /// Human-readable text; may change between versions.
+        public var message: String
+
+        /// Creates an error detail.
+        public init(code: ErrorCode, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The error.
+    public var error: Detail
+
+    /// Creates an error body.
+    public init(code: ErrorCode, message: String) {
+        self.error = Detail(code: code, message: message)
+    }
+}

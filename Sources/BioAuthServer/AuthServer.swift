@@ -1,0 +1,92 @@
+import BioAuthProtocol
+import Foundation
+import Hummingbird
+import Logging
+
+/// A BioAuth server: its open, migrated database and the HTTP application over it.
+///
+/// The database's life is explicit: ``run(onServerRunning:)`` closes it after the HTTP server has
+/// drained, and also when the server fails to start (a port in use), so no path leaves it open.
+public struct AuthServer: Sendable {
+    /// What the server was told.
+    public let configuration: ServerConfiguration
+    let database: any DatabaseProvider
+    let catalog = RouteCatalog()
+    private let logger: Logger
+
+    /// Opens (creating and migrating as needed) the database the configuration names.
+    public static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
+        let database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, logger: logger)
+        do {
+            try await Migrator.migrate(database, now: configuration.timeSource.now(), logger: logger)
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
+        return AuthServer(configuration: configuration, database: database, logger: logger)
+    }
+
+    /// The HTTP application; it does not own the database (see ``close()``).
+    ///
+    /// - Parameter onServerRunning: Called with the bound address once the server listens
+    ///   (port 0 picks a free one).
+    public func application(
+        onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
+        let host = configuration.host
+        let port = configuration.port
+        return Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth"),
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM, lets in-flight requests finish, then closes the database.
+    public func run(onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) async throws {
+        do {
+            try await application(onServerRunning: onServerRunning).runService()
+        } catch {
+            try? await close()
+            throw error
+        }
+        try await close()
+    }
+
+    /// Closes the database.
+    public func close() async throws {
+        try await database.shutdown()
+    }
+
+    /// The router with every route of the contract, each recorded in ``catalog``.
+    func makeRouter() -> Router<BioAuthRequestContext> {
+        let time = configuration.timeSource
+        let hasher = PasswordHasher(cost: configuration.passwordHashCost)
+        let sessions = SessionService(database: database, time: time, defaultMinutes: configuration.defaultSessionMinutes)
+        let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration)
+        let accounts = AccountRoutes(
+            accounts: AccountService(database: database, hasher: hasher, time: time),
+            signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time))
+        let biometrics = BiometricRoutes(biometrics: BiometricService(
+            database: database, sessions: sessions, time: time, relyingPartyID: configuration.relyingPartyID,
+            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser))
+        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
+        let sessionRoutes = SessionRoutes(sessions: sessions)
+
+        let router = Router(context: BioAuthRequestContext.self)
+        router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
+        accounts.addPublicRoutes(to: router, catalog: catalog)
+        biometrics.addPublicRoutes(to: router, catalog: catalog)
+        meta.addPublicRoutes(to: router, catalog: catalog)
+
+        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: sessions))
+        accounts.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        sessionRoutes.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        biometrics.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        meta.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        return router
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the server reads the current time; tests substitute a clock they can move.
+///
+/// Times are cut to whole milliseconds, the precision the database stores and the API shows, so
+/// an answer never shows a time its own record cannot reproduce.
+struct TimeSource: Sendable {
+    private let clock: @Sendable () -> Date
+
+    init(now clock: @escaping @Sendable () -> Date) {
+        self.clock = clock
+    }
+
+    /// The current time, in whole milliseconds.
+    func now() -> Date {
+        Date(millisecondsSince1970: clock().millisecondsSince1970)
+    }
+
+    /// The system clock.
+    static let system = TimeSource(now: { Date() })
+}

@@ -1,0 +1,31 @@
+import BioAuthProtocol
+import Hummingbird
+
+/// `/v1/users` and the password and PIN sign-ins.
+struct AccountRoutes {
+    let accounts: AccountService
+    let signIn: SecretSignInService
+
+    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
+        router.route(.post, "/v1/users", in: catalog) { request, context in
+            let body = try await JSONBody.decode(CreateUserRequest.self, from: request, context: context)
+            return try JSONBody.response(UserResponse(user: try await accounts.createUser(body)), status: .created)
+        }
+        router.route(.post, "/v1/sessions/password", in: catalog) { request, context in
+            let body = try await JSONBody.decode(PasswordSignInRequest.self, from: request, context: context)
+            return try JSONBody.response(try await signIn.signIn(body))
+        }
+        router.route(.post, "/v1/sessions/pin", in: catalog) { request, context in
+            let body = try await JSONBody.decode(PINSignInRequest.self, from: request, context: context)
+            return try JSONBody.response(try await signIn.signIn(body))
+        }
+    }
+
+    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
+        router.route(.put, "/v1/users/me/pin", in: catalog) { request, context in
+            let body = try await JSONBody.decode(SetPINRequest.self, from: request, context: context)
+            try await accounts.setPIN(body, for: try context.requireCaller())
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import BioAuthProtocol
+import Foundation
+import Hummingbird
+
+/// Health, the audit trail and the API document.
+struct MetaRoutes {
+    let audit: AuditLog
+    let openAPIDocument: ByteBuffer
+
+    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
+        router.route(.get, "/health", in: catalog) { _, _ in
+            try JSONBody.response(HealthResponse())
+        }
+        router.route(.get, "/openapi.yaml", in: catalog) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
+        }
+    }
+
+    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
+        router.route(.get, "/v1/audit", in: catalog) { _, context in
+            try JSONBody.response(AuditEventListResponse(events: try await audit.events(of: try context.requireCaller().userID)))
+        }
+    }
+}

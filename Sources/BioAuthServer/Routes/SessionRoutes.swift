@@ -1,0 +1,26 @@
+import BioAuthProtocol
+import Hummingbird
+
+/// `/v1/sessions…` for a signed-in caller.
+struct SessionRoutes {
+    let sessions: SessionService
+
+    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
+        router.route(.get, "/v1/sessions/current", in: catalog) { _, context in
+            try JSONBody.response(try await sessions.current(try context.requireCaller()))
+        }
+        router.route(.delete, "/v1/sessions/current", in: catalog) { _, context in
+            let caller = try context.requireCaller()
+            try await sessions.revoke(caller.sessionID, of: caller)
+            return Response(status: .noContent)
+        }
+        router.route(.get, "/v1/sessions", in: catalog) { _, context in
+            try JSONBody.response(SessionListResponse(sessions: try await sessions.list(try context.requireCaller())))
+        }
+        router.route(.delete, "/v1/sessions/{id}", in: catalog) { _, context in
+            let id = try context.parameters.require("id")
+            try await sessions.revoke(id, of: try context.requireCaller())
+            return Response(status: .noContent)
+        }
+    }
+}

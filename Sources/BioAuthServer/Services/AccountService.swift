@@ -1,0 +1,65 @@
+import BioAuthProtocol
+import Foundation
+import SQLKit
+
+/// Accounts: sign-up and the PIN factor.
+struct AccountService: Sendable {
+    let database: any DatabaseProvider
+    let hasher: PasswordHasher
+    let time: TimeSource
+
+    /// Creates an account.
+    func createUser(_ request: CreateUserRequest) async throws -> User {
+        guard let username = CredentialRules.username(request.username) else {
+            throw APIError(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
+        }
+        guard CredentialRules.isAcceptablePassword(request.password) else {
+            throw APIError(.invalidPassword, "A password is 8 to 256 characters.")
+        }
+        let user = User(id: SecureRandom.identifier(.user), username: username.display, createdAt: time.now())
+        // Hash before taking the database, so the slow part never holds it.
+        let passwordHash = try await hasher.hash(CredentialRules.normalisedPassword(request.password))
+        let created = try await database.transaction { db -> Bool in
+            let taken = try await db.raw("SELECT 1 AS taken FROM users WHERE username_key = \(bind: username.key)").first() != nil
+            guard !taken else { return false }
+            try await db.raw("""
+                INSERT INTO users (id, username, username_key, password_hash, created_at)
+                VALUES (\(bind: user.id), \(bind: username.display), \(bind: username.key), \(bind: passwordHash),
+                        \(bind: user.createdAt.millisecondsSince1970))
+                """).run()
+            try await AuditLog.record(db, userID: user.id, type: .userCreated, outcome: .success, at: user.createdAt)
+            return true
+        }
+        guard created else { throw APIError(.usernameTaken, "That username is taken.") }
+        return user
+    }
+
+    /// Sets or replaces the caller's PIN; a new PIN also clears the PIN factor's failure count.
+    func setPIN(_ request: SetPINRequest, for caller: Caller) async throws {
+        guard CredentialRules.isAcceptablePIN(request.pin) else {
+            throw APIError(.invalidPIN, "A PIN is 4 to 12 digits.")
+        }
+        let pinHash = try await hasher.hash(request.pin)
+        let now = time.now()
+        try await database.transaction { db in
+            let rows = try await db.raw("UPDATE users SET pin_hash = \(bind: pinHash) WHERE id = \(bind: caller.userID) RETURNING username_key").all()
+            guard let key = try rows.first?.decode(column: "username_key", as: String.self) else {
+                throw APIError(.invalidSession, "The account no longer exists.")
+            }
+            try await FactorLockout.clear(db, usernameKey: key, factor: .pin)
+            try await AuditLog.record(db, userID: caller.userID, type: .pinSet, outcome: .success, at: now)
+        }
+    }
+
+    /// A user by id.
+    static func user(_ db: any SQLDatabase, id: String) async throws -> User? {
+        try await db.raw("SELECT id, username, created_at FROM users WHERE id = \(bind: id)").first().map(user(from:))
+    }
+
+    /// A user value from a row with `id`, `username` and `created_at`.
+    static func user(from row: any SQLRow) throws -> User {
+        User(id: try row.decode(column: "id", as: String.self),
+             username: try row.decode(column: "username", as: String.self),
+             createdAt: try row.decodeDate(column: "created_at"))
+    }
+}

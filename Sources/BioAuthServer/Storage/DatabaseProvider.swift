@@ -1,0 +1,43 @@
+import SQLKit
+
+/// Which SQL dialect a database speaks, for the few places (column types) where SQLite and
+/// PostgreSQL differ. Queries themselves are written once, in the common subset
+/// (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`).
+enum SQLFlavor: Sendable {
+    case sqlite
+    case postgres
+
+    /// The column type for raw bytes.
+    var bytesType: String {
+        switch self {
+        case .sqlite: "BLOB"
+        case .postgres: "BYTEA"
+        }
+    }
+
+    /// A 64-bit integer primary key the database fills in increasing order.
+    var sequencePrimaryKey: String {
+        switch self {
+        case .sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT"
+        case .postgres: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+        }
+    }
+}
+
+/// Access to the server's SQL database.
+///
+/// Every multi-statement change goes through ``transaction(_:)`` so that it lands whole or not at
+/// all; single statements use ``withDatabase(_:)``.
+protocol DatabaseProvider: Sendable {
+    /// The dialect, for migrations.
+    var flavor: SQLFlavor { get }
+
+    /// Runs `body` with a database handle; each statement commits on its own.
+    func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+
+    /// Closes every connection.
+    func shutdown() async throws
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// One versioned step of the schema.
+struct Migration: Sendable {
+    /// Strictly increasing version number; recorded in `schema_migrations` once applied.
+    var version: Int
+    var name: String
+    /// The statements, for the given dialect.
+    var statements: @Sendable (SQLFlavor) -> [String]
+}
+
+/// Creates and upgrades the schema on start: every migration newer than the recorded version runs
+/// in its own transaction, together with the row that records it.
+enum Migrator {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "initial schema") { flavor in
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    username TEXT NOT NULL,
+                    username_key TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    pin_hash TEXT,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE registrations (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    algorithm TEXT NOT NULL,
+                    public_key \(flavor.bytesType) NOT NULL UNIQUE,
+                    label TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX registrations_by_user ON registrations (user_id, status)",
+                """
+                CREATE TABLE challenges (
+                    id TEXT PRIMARY KEY,
+                    registration_id TEXT NOT NULL REFERENCES registrations(id),
+                    ceremony INTEGER NOT NULL,
+                    challenge \(flavor.bytesType) NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX challenges_by_registration ON challenges (registration_id, ceremony)",
+                "CREATE INDEX challenges_by_expiry ON challenges (expires_at)",
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    token_hash \(flavor.bytesType) NOT NULL UNIQUE,
+                    method TEXT NOT NULL,
+                    registration_id TEXT REFERENCES registrations(id),
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX sessions_by_user ON sessions (user_id, expires_at)",
+                "CREATE INDEX sessions_by_registration ON sessions (registration_id)",
+                """
+                CREATE TABLE factor_failures (
+                    username_key TEXT NOT NULL,
+                    factor TEXT NOT NULL,
+                    failures INTEGER NOT NULL,
+                    locked_until BIGINT,
+                    PRIMARY KEY (username_key, factor)
+                )
+                """,
+                """
+                CREATE TABLE audit_events (
+                    seq \(flavor.sequencePrimaryKey),
+                    id TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    type TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    registration_id TEXT,
+                    session_id TEXT
+                )
+                """,
+                "CREATE INDEX audit_events_by_user ON audit_events (user_id, seq)",
+            ]
+        },
+    ]
+
+    /// The newest schema version this build knows.
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// A database written by a newer build; refusing it beats corrupting it.
+    struct NewerSchemaError: Error, CustomStringConvertible {
+        var found: Int
+        var known: Int
+        var description: String { "the database has schema version \(found), newer than this build's \(known)" }
+    }
+
+    /// Brings the schema up to ``latestVersion``.
+    static func migrate(_ database: any DatabaseProvider, now: Date, logger: Logger) async throws {
+        try await database.withDatabase { db in
+            try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)").run()
+        }
+        for migration in migrations {
+            let applied = try await database.transaction { db -> Bool in
+                let current = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
+                    .decode(column: "version", as: Int?.self) ?? 0
+                if current > latestVersion { throw NewerSchemaError(found: current, known: latestVersion) }
+                guard current < migration.version else { return false }
+                for statement in migration.statements(database.flavor) {
+                    try await db.raw(SQLQueryString(statement)).run()
+                }
+                try await db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now.millisecondsSince1970))").run()
+                return true
+            }
+            if applied {
+                logger.info("applied schema migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import BioAuthServer
+import Foundation
+import Logging
+import NIOCore
+
+/// `bioauth serve`: the HTTP server over an embedded SQLite file.
+///
+/// Every option can also be set by an environment variable; a flag wins over the variable.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the BioAuth server.",
+        discussion: """
+            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_DATABASE, \
+            BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
+            BIOAUTH_LOG_LEVEL.
+            """
+    )
+
+    @Option(help: "Address to listen on. [env: BIOAUTH_HOST] (default: 127.0.0.1)")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one. [env: BIOAUTH_PORT] (default: 8080)")
+    var port: Int?
+
+    @Option(help: "SQLite database file. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
+    var database: String?
+
+    @Option(name: .customLong("relying-party"), help: "Relying-party id signed into every message. [env: BIOAUTH_RELYING_PARTY] (default: localhost)")
+    var relyingParty: String?
+
+    @Option(name: .customLong("challenge-ttl"), help: "Challenge lifetime in seconds. [env: BIOAUTH_CHALLENGE_TTL] (default: 120)")
+    var challengeTTL: Int?
+
+    @Option(name: .customLong("session-minutes"), help: "Default session lifetime in minutes, 5...43200. [env: BIOAUTH_SESSION_MINUTES] (default: 60)")
+    var sessionMinutes: Int?
+
+    @Option(name: .customLong("password-cost"), help: "bcrypt cost for passwords and PINs, 10...16. [env: BIOAUTH_PASSWORD_COST] (default: 12)")
+    var passwordCost: Int?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: BIOAUTH_LOG_LEVEL] (default: info)")
+    var logLevel: String?
+
+    func run() async throws {
+        let settings = try resolvedSettings()
+        var logger = Logger(label: "bioauth")
+        logger.logLevel = settings.logLevel
+        do {
+            let server = try await AuthServer.open(configuration: settings.configuration, logger: logger)
+            try await server.run { host, port in
+                // Unbuffered, so a supervisor or test reading the pipe sees it at once.
+                let line = "BioAuth listening on http://\(host):\(port) (database \(settings.configuration.databasePath), relying party \(settings.configuration.relyingPartyID))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        } catch {
+            throw ValidationFailure(describe(error, configuration: settings.configuration))
+        }
+    }
+
+    /// Flags, then environment variables, then defaults; each checked.
+    private func resolvedSettings() throws -> (configuration: ServerConfiguration, logLevel: Logger.Level) {
+        let environment = ProcessInfo.processInfo.environment
+        func value<T>(_ flag: T?, _ variable: String, parse: (String) -> T?) throws -> T? {
+            if let flag { return flag }
+            guard let text = environment[variable] else { return nil }
+            guard let parsed = parse(text) else { throw ValidationError("\(variable)=\(text) is not valid.") }
+            return parsed
+        }
+        var configuration = ServerConfiguration()
+        if let host = try value(host, "BIOAUTH_HOST", parse: { $0 }) { configuration.host = host }
+        if let port = try value(port, "BIOAUTH_PORT", parse: { Int($0) }) {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+            configuration.port = port
+        }
+        if let database = try value(database, "BIOAUTH_DATABASE", parse: { $0 }) { configuration.databasePath = database }
+        if let relyingParty = try value(relyingParty, "BIOAUTH_RELYING_PARTY", parse: { $0 }) {
+            guard !relyingParty.isEmpty, relyingParty.utf8.count <= 255 else { throw ValidationError("--relying-party must be 1...255 bytes.") }
+            configuration.relyingPartyID = relyingParty
+        }
+        if let ttl = try value(challengeTTL, "BIOAUTH_CHALLENGE_TTL", parse: { Int($0) }) {
+            guard (1...3_600).contains(ttl) else { throw ValidationError("--challenge-ttl must be 1...3600 seconds.") }
+            configuration.challengeTTL = .seconds(ttl)
+        }
+        if let minutes = try value(sessionMinutes, "BIOAUTH_SESSION_MINUTES", parse: { Int($0) }) {
+            guard (5...43_200).contains(minutes) else { throw ValidationError("--session-minutes must be 5...43200.") }
+            configuration.defaultSessionMinutes = minutes
+        }
+        if let cost = try value(passwordCost, "BIOAUTH_PASSWORD_COST", parse: { Int($0) }) {
+            guard (10...16).contains(cost) else { throw ValidationError("--password-cost must be 10...16.") }
+            configuration.passwordHashCost = UInt8(cost)
+        }
+        let levelText = try value(logLevel, "BIOAUTH_LOG_LEVEL", parse: { $0 }) ?? "info"
+        guard let level = Logger.Level(rawValue: levelText) else { throw ValidationError("--log-level \(levelText) is not a log level.") }
+        return (configuration, level)
+    }
+
+    /// One line for the failures an operator can fix.
+    private func describe(_ error: any Error, configuration: ServerConfiguration) -> String {
+        if let error = error as? IOError, error.errnoCode == EADDRINUSE {
+            return "port \(configuration.port) on \(configuration.host) is already in use"
+        }
+        if let error = error as? IOError, error.errnoCode == EADDRNOTAVAIL {
+            return "cannot listen on \(configuration.host): no such address on this machine"
+        }
+        return String(describing: error)
+    }
+}
+
+/// A failure printed as `Error: <message>` with exit status 1, without usage text or a trace.
+struct ValidationFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
