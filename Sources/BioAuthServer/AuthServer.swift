@@ -77,6 +77,8 @@ public struct AuthServer: Sendable {
         let sessionRoutes = SessionRoutes(sessions: sessions)
 
         let router = Router(context: BioAuthRequestContext.self)
+        // Method and path only: no headers (they carry the bearer token), never bodies.
+        router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
         accounts.addPublicRoutes(to: router, catalog: catalog)
         biometrics.addPublicRoutes(to: router, catalog: catalog)

@@ -2,8 +2,9 @@ import Foundation
 
 /// A device's public key, parsed and validated from one of the contract's encodings.
 ///
-/// A value of this type always holds a usable key: construction rejects anything else with
-/// ``DevicePublicKey/ParseError``. ``canonicalBytes`` is the one stored form per key (X9.63 for
+/// Construction rejects anything that is not a key with ``DevicePublicKey/ParseError``: a P-256
+/// point must lie on the curve; an Ed25519 encoding must be canonical and not of small order
+/// (see `Ed25519KeyCheck` for the one case left to verification). ``canonicalBytes`` is the one stored form per key (X9.63 for
 /// ES256, raw 32 bytes for Ed25519), so the same key sent in two encodings is recognised as one.
 public struct DevicePublicKey: Sendable, Hashable {
     /// Why bytes are not an acceptable public key.
@@ -51,7 +52,8 @@ public struct DevicePublicKey: Sendable, Hashable {
             } else {
                 throw .unrecognisedEncoding
             }
-            guard (try? Curve25519.Signing.PublicKey(rawRepresentation: canonical)) != nil else { throw .invalidKey }
+            guard Ed25519KeyCheck.isAcceptable(canonical),
+                  (try? Curve25519.Signing.PublicKey(rawRepresentation: canonical)) != nil else { throw .invalidKey }
         }
         self.algorithm = algorithm
         self.canonicalBytes = Data(canonical)

@@ -1,0 +1,101 @@
+import BioAuthProtocol
+import Foundation
+import Testing
+
+/// Five consecutive failures of one factor lock that factor for 15 minutes.
+@Suite("Lockout")
+struct LockoutTests {
+    private func wrongPassword(_ server: TestServer, _ username: String) async throws -> APIResponse {
+        try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: username, password: "wrong password!"))
+    }
+
+    @Test("five wrong passwords lock the password for 15 minutes, with Retry-After")
+    func passwordLockoutAndRetryAfter() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp()
+            for _ in 0..<5 {
+                let answer = try await wrongPassword(server, user.username)
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            let locked = try await server.api.expectError(.locked, .post, "/v1/sessions/password",
+                                                          json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            #expect(locked.status == .tooManyRequests)
+            #expect(locked.headers[.retryAfter] == "900")
+
+            server.clock.advance(seconds: 600)
+            let later = try await server.api.expectError(.locked, .post, "/v1/sessions/password",
+                                                         json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            #expect(later.headers[.retryAfter] == "300")
+
+            server.clock.advance(seconds: 300)
+            _ = try await server.api.signIn(user.username)
+        }
+    }
+
+    @Test("a success resets the count")
+    func successResets() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp()
+            for _ in 0..<4 { _ = try await wrongPassword(server, user.username) }
+            _ = try await server.api.signIn(user.username)
+            for _ in 0..<4 {
+                let answer = try await wrongPassword(server, user.username)
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            _ = try await server.api.signIn(user.username)
+        }
+    }
+
+    @Test("a locked PIN does not lock the password, nor the other way round")
+    func pinLockoutIndependentOfPassword() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "4921"), token: account.sessionToken)
+            for _ in 0..<5 {
+                try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "0000"))
+            }
+            let locked = try await server.api.expectError(.locked, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "4921"))
+            #expect(locked.headers[.retryAfter] == "900")
+            _ = try await server.api.signIn(account.user.username)
+
+            for _ in 0..<5 { _ = try await wrongPassword(server, account.user.username) }
+            try await server.api.expectError(.locked, .post, "/v1/sessions/password",
+                                             json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
+            server.clock.advance(seconds: 900)
+            _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "4921"))
+        }
+    }
+
+    @Test("an unknown username locks exactly like a real one")
+    func unknownUserLocksAlike() async throws {
+        try await TestServer.run { server in
+            for _ in 0..<5 {
+                let answer = try await wrongPassword(server, "nobody-here")
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            let answer = try await wrongPassword(server, "nobody-here")
+            #expect(answer.errorCode == .locked)
+        }
+    }
+
+    @Test("lockout counters survive a restart")
+    func countersSurviveRestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bioauth.sqlite").path
+        let username = try await TestServer.run(configure: { $0.databasePath = path }) { server in
+            let user = try await server.api.signUp()
+            for _ in 0..<3 { _ = try await wrongPassword(server, user.username) }
+            return user.username
+        }
+        try await TestServer.run(configure: { $0.databasePath = path }) { server in
+            for _ in 0..<2 {
+                let answer = try await wrongPassword(server, username)
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            let answer = try await wrongPassword(server, username)
+            #expect(answer.errorCode == .locked)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+@testable import BioAuthServer
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+@Suite("Schema migrations")
+struct MigrationTests {
+    private func withDatabaseFile<T>(_ body: (String) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder.appendingPathComponent("db.sqlite").path)
+    }
+
+    private func versions(_ database: any DatabaseProvider) async throws -> [Int] {
+        try await database.withDatabase { db in
+            try await db.raw("SELECT version FROM schema_migrations ORDER BY version").all().map { try $0.decode(column: "version", as: Int.self) }
+        }
+    }
+
+    @Test("a new database is migrated to the latest version, once")
+    func migratesOnce() async throws {
+        try await withDatabaseFile { path in
+            let logger = Logger(label: "test")
+            for _ in 0..<2 {
+                let database = try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+                try await Migrator.migrate(database, now: Date(), logger: logger)
+                #expect(try await versions(database) == Migrator.migrations.map(\.version))
+                try await database.shutdown()
+            }
+        }
+    }
+
+    @Test("a database from a newer build is refused, not touched")
+    func refusesNewerSchema() async throws {
+        try await withDatabaseFile { path in
+            let logger = Logger(label: "test")
+            let database = try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+            try await Migrator.migrate(database, now: Date(), logger: logger)
+            try await database.withDatabase { db in
+                try await db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)").run()
+            }
+            await #expect(throws: Migrator.NewerSchemaError.self) {
+                try await Migrator.migrate(database, now: Date(), logger: logger)
+            }
+            try await database.shutdown()
+        }
+    }
+
+    @Test("SQLite runs in WAL mode with durable commits")
+    func durableSettings() async throws {
+        try await withDatabaseFile { path in
+            let database = try await SQLiteDatabaseProvider.open(path: path, logger: Logger(label: "test"))
+            let (mode, synchronous) = try await database.withDatabase { db in
+                (try await db.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self),
+                 try await db.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self))
+            }
+            #expect(mode == "wal")
+            #expect(synchronous == 2, "2 is FULL")
+            try await database.shutdown()
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import BioAuthProtocol
+@testable import BioAuthServer
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// A stolen database or log holds no usable secret.
+@Suite("Secrets at rest and in logs")
+struct SecretStorageTests {
+    static let password = "Zebra-Secret-Password-7731"
+    static let pin = "98127341"
+
+    @Test("the database file and its WAL contain no raw token, password or PIN")
+    func databaseHoldsNoRawSecrets() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp("secret-keeper", password: Self.password)
+            var tokens: [String] = []
+            for _ in 0..<3 { tokens.append(try await server.api.signIn(user.username, password: Self.password).sessionToken) }
+            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: Self.pin), token: tokens[0])
+            tokens.append(try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: Self.pin)).sessionToken)
+
+            var bytes = Data()
+            for suffix in ["", "-wal", "-shm"] {
+                bytes += (try? Data(contentsOf: URL(fileURLWithPath: server.databasePath + suffix))) ?? Data()
+            }
+            #expect(bytes.count > 0)
+            var needles: [(String, Data)] = [("password", Data(Self.password.utf8)), ("PIN", Data(Self.pin.utf8))]
+            for token in tokens {
+                needles.append(("token text", Data(token.utf8)))
+                needles.append(("token bytes", Base64URL.decode(String(token.dropFirst(4)))!))
+            }
+            for (name, needle) in needles {
+                #expect(bytes.range(of: needle) == nil, "found the raw \(name) in the database files")
+            }
+            // What is there instead: the SHA-256 of each token.
+            for token in tokens {
+                #expect(bytes.range(of: Data(SHA256.hash(data: Data(token.utf8)))) != nil)
+            }
+        }
+    }
+
+    @Test("passwords are stored as bcrypt at the configured cost")
+    func passwordHashFormat() async throws {
+        let hasher = PasswordHasher(cost: 5)
+        let hash = try await hasher.hash(Self.password)
+        #expect(hash.hasPrefix("bcrypt-sha256$$2b$05$"))
+        #expect(try await hasher.verify(Self.password, against: hash))
+        #expect(try await !hasher.verify(Self.password + "x", against: hash))
+        #expect(try await !hasher.verify(Self.password, against: nil))
+        // Characters past bcrypt's 72-byte window still count.
+        let long = String(repeating: "é", count: 100)
+        let longHash = try await hasher.hash(long)
+        #expect(try await !hasher.verify(String(repeating: "é", count: 99) + "e", against: longHash))
+        #expect(PasswordHasher.defaultCost >= 12)
+    }
+
+    @Test("nothing logged, at any level, contains a password, PIN or token")
+    func logsHoldNoSecrets() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "bioauth-test", factory: { _ in RecordingLogHandler(records: records) })
+        logger.logLevel = .trace
+        let tokens = try await TestServer.run(logger: logger) { server in
+            let user = try await server.api.signUp("logged-user", password: Self.password)
+            let session = try await server.api.signIn(user.username, password: Self.password)
+            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: Self.pin), token: session.sessionToken)
+            try await server.api.call(.post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: Self.pin))
+            try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: Self.password + "!"))
+            try await server.api.call(.post, "/v1/sessions/password", raw: Data(#"{"username": "x", "password": "\#(Self.password)"#.utf8))
+            try await server.api.call(.get, "/v1/sessions/current", token: session.sessionToken)
+            return [session.sessionToken]
+        }
+        let logged = records.all.joined(separator: "\n")
+        #expect(!logged.isEmpty, "the test must see some log lines")
+        for secret in [Self.password, Self.pin] + tokens {
+            #expect(!logged.contains(secret))
+        }
+    }
+}
+
+final class LogRecords: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+struct RecordingLogHandler: LogHandler {
+    let records: LogRecords
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        records.append("\(level) \(message) \(self.metadata.merging(metadata ?? [:]) { $1 })")
+    }
+}

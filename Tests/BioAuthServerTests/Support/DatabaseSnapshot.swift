@@ -1,0 +1,38 @@
+import Foundation
+import NIOPosix
+import SQLiteNIO
+
+/// Every row of every table of a SQLite file, read by a separate connection, so a test can say
+/// "this rejected request changed nothing".
+struct DatabaseSnapshot: Equatable, CustomStringConvertible {
+    var tables: [String: [String]]
+
+    static func read(path: String) async throws -> DatabaseSnapshot {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path))
+        do {
+            var tables: [String: [String]] = [:]
+            let names = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                .compactMap { $0.column("name")?.string }
+            for name in names {
+                let rows = try await connection.query("SELECT * FROM \"\(name)\"")
+                tables[name] = rows.map { row in
+                    row.columns.map { "\($0.name)=\($0.data)" }.joined(separator: "|")
+                }.sorted()
+            }
+            try await connection.close()
+            return DatabaseSnapshot(tables: tables)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// The snapshot without the given tables (those a request is allowed to change).
+    func excluding(_ names: [String]) -> DatabaseSnapshot {
+        DatabaseSnapshot(tables: tables.filter { !names.contains($0.key) })
+    }
+
+    var description: String {
+        tables.keys.sorted().map { "\($0): \(tables[$0]!.count) rows" }.joined(separator: ", ")
+    }
+}
