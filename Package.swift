@@ -63,6 +63,7 @@ let package = Package(
             name: "BioAuthServerTests",
             dependencies: [
                 "BioAuthServer",
+                "bioauth",  // built with the tests; ServeCommandTests run the binary
                 "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `bioauth serve` as an operator meets it: a real process, real signals, one-line errors.
+@Suite("bioauth serve", .serialized)
+struct ServeCommandTests {
+    /// The `bioauth` binary beside the test bundle (both live in the build folder).
+    static var binary: URL {
+        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [buildFolder, buildFolder.deletingLastPathComponent()].map { $0.appendingPathComponent("bioauth") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// A running `bioauth` process with its output collected.
+    final class ServeProcess: @unchecked Sendable {
+        let process = Process()
+        private let output = Pipe()
+        private let errors = Pipe()
+        private let lock = NSLock()
+        private var stdoutText = ""
+        private var stderrText = ""
+
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = ServeCommandTests.binary
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = output
+            process.standardError = errors
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let text = String(decoding: handle.availableData, as: UTF8.self)
+                self?.lock.withLock { self?.stdoutText += text }
+            }
+            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let text = String(decoding: handle.availableData, as: UTF8.self)
+                self?.lock.withLock { self?.stderrText += text }
+            }
+            try process.run()
+        }
+
+        var stdout: String { lock.withLock { stdoutText } }
+        var stderr: String { lock.withLock { stderrText } }
+
+        /// Waits for the "listening" line and returns the port it names.
+        func waitForPort(timeout: Duration = .seconds(30)) async throws -> Int {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth listening on http://") }),
+                   let port = line.split(separator: " ")[3].split(separator: ":").last.flatMap({ Int($0) }) {
+                    return port
+                }
+                guard process.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw CancellationError()
+        }
+
+        /// Waits for the process to end and returns its exit status.
+        func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if process.isRunning { process.interrupt(); process.terminate() }
+            try await Task.sleep(for: .milliseconds(100))  // let the pipes drain
+            return process.terminationStatus
+        }
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("serve answers over HTTP and shuts down cleanly on SIGTERM and on Ctrl-C", arguments: [SIGTERM, SIGINT])
+    func cleanShutdown(signal: Int32) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("db.sqlite").path
+        let server = try ServeProcess(["serve", "--port", "0", "--database", database])
+        let port = try await server.waitForPort()
+        let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+        kill(server.process.processIdentifier, signal)
+        #expect(try await server.waitForExit() == 0, "stderr: \(server.stderr)")
+        #expect(FileManager.default.fileExists(atPath: database))
+        #expect(!FileManager.default.fileExists(atPath: database + "-wal"), "a clean close checkpoints and removes the WAL")
+    }
+
+    @Test("a port in use is one clear line, not a trace")
+    func portInUse() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try ServeProcess(["serve", "--port", "0", "--database", folder.appendingPathComponent("a.sqlite").path])
+        let port = try await first.waitForPort()
+        defer { first.process.terminate() }
+        let second = try ServeProcess(["serve", "--port", "\(port)", "--database", folder.appendingPathComponent("b.sqlite").path])
+        #expect(try await second.waitForExit() == 1)
+        // Log lines (stderr) may come first; the error is one line, and the last.
+        let lines = second.stderr.split(separator: "\n")
+        #expect(lines.last == "Error: port \(port) on 127.0.0.1 is already in use", "stderr: \(second.stderr)")
+        #expect(lines.filter { !$0.contains(" info bioauth: ") }.count == 1, "stderr: \(second.stderr)")
+    }
+
+    @Test("an unusable database path is one clear line", arguments: ["/nonexistent-folder/db.sqlite", "/"])
+    func unusableDatabasePath(path: String) async throws {
+        let server = try ServeProcess(["serve", "--port", "0", "--database", path])
+        #expect(try await server.waitForExit() == 1)
+        let lines = server.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at \(path)"), "stderr: \(server.stderr)")
+        #expect(!server.stderr.contains("Backtrac"))
+    }
+
+    @Test("an invalid flag value is refused with a usage error", arguments: [
+        ["--port", "abc"], ["--port", "70000"], ["--session-minutes", "2"], ["--challenge-ttl", "0"], ["--no-such-flag"],
+    ])
+    func invalidFlag(arguments: [String]) async throws {
+        let server = try ServeProcess(["serve"] + arguments)
+        #expect(try await server.waitForExit() == 64)
+        #expect(server.stderr.hasPrefix("Error: "), "stderr: \(server.stderr)")
+        #expect(!server.stderr.contains("Backtrac"))
+    }
+
+    @Test("settings come from environment variables when no flag is given")
+    func environmentVariables() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("env.sqlite").path
+        let server = try ServeProcess(["serve"], environment: [
+            "BIOAUTH_PORT": "0", "BIOAUTH_DATABASE": database, "BIOAUTH_RELYING_PARTY": "env.example",
+        ])
+        _ = try await server.waitForPort()
+        #expect(server.stdout.contains("(database \(database), relying party env.example)"))
+        server.process.terminate()
+        _ = try await server.waitForExit()
+        let invalid = try ServeProcess(["serve"], environment: ["BIOAUTH_PORT": "eighty"])
+        #expect(try await invalid.waitForExit() == 64)
+        #expect(invalid.stderr.contains("BIOAUTH_PORT=eighty is not valid."))
+    }
+}
