@@ -11,7 +11,6 @@ public struct AuthServer: Sendable {
     /// What the server was told.
     public let configuration: ServerConfiguration
     let database: any DatabaseProvider
-    let catalog = RouteCatalog()
     private let logger: Logger
 
     /// Opens (creating and migrating as needed) the database the configuration names.
@@ -61,8 +60,9 @@ public struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
-    /// The router with every route of the contract, each recorded in ``catalog``.
-    func makeRouter() -> Router<BioAuthRequestContext> {
+    /// The router with every route of the contract, each recorded in `catalog` (which also tells
+    /// the error middleware which paths exist).
+    func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
         let time = configuration.timeSource
         let hasher = PasswordHasher(cost: configuration.passwordHashCost)
         let sessions = SessionService(database: database, time: time, defaultMinutes: configuration.defaultSessionMinutes)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 /// An answer from the server, already checked against `openapi.yaml`.
@@ -25,6 +26,8 @@ struct APIResponse: Sendable {
 /// document (documented status, documented headers, schema-valid body); a mismatch fails the test.
 struct APIClient: Sendable {
     let client: any TestClientProtocol
+    /// Every `operationId status` this client has seen answered.
+    let observed = ObservedStatuses()
 
     /// Sends a request with a JSON body (or raw bytes) and an optional bearer token.
     @discardableResult
@@ -48,6 +51,9 @@ struct APIClient: Sendable {
         let headerMap = Dictionary(answer.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
         for problem in OpenAPIContract.shared.problems(method: method.rawValue, path: path, status: Int(answer.status.code), headers: headerMap, body: answer.body) {
             Issue.record("openapi.yaml mismatch: \(problem)", sourceLocation: sourceLocation)
+        }
+        if let operation = OpenAPIContract.shared.operation(method: method.rawValue, path: path) {
+            observed.insert("\(operation.operationID) \(answer.status.code)")
         }
         #expect(answer.status.code < 500, "server error \(answer.status) for \(method) \(path): \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
         return answer
@@ -73,4 +79,11 @@ struct APIClient: Sendable {
         try #require(answer.status == status, "expected \(status), got \(answer.status) \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
         return try answer.decode(T.self)
     }
+}
+
+/// The `operationId status` pairs a test has seen.
+final class ObservedStatuses: Sendable {
+    private let pairs = Mutex<Set<String>>([])
+    func insert(_ pair: String) { pairs.withLock { _ = $0.insert(pair) } }
+    var all: Set<String> { pairs.withLock { $0 } }
 }
