@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "BioAuthProtocol", targets: ["BioAuthProtocol"]),
+        .library(name: "BioAuthKit", targets: ["BioAuthKit"]),
+        .library(name: "BioAuthSimulator", targets: ["BioAuthSimulator"]),
         .executable(name: "bioauth", targets: ["bioauth"]),
     ],
     dependencies: [
@@ -30,6 +32,16 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
+        ),
+        // The client SDK: Foundation, BioAuthProtocol (and through it CryptoKit / swift-crypto) only.
+        .target(
+            name: "BioAuthKit",
+            dependencies: ["BioAuthProtocol"]
+        ),
+        // A software model of the phone's secure hardware, sensor, user and attacker.
+        .target(
+            name: "BioAuthSimulator",
+            dependencies: ["BioAuthKit"]
         ),
         .target(
             name: "BioAuthServer",
@@ -58,6 +70,17 @@ let package = Package(
         .testTarget(
             name: "BioAuthProtocolTests",
             dependencies: ["BioAuthProtocol"]
+        ),
+        .testTarget(
+            name: "BioAuthKitTests",
+            dependencies: [
+                "BioAuthKit",
+                "BioAuthSimulator",
+                "BioAuthServer",
+                "BioAuthProtocol",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "BioAuthServerTests",

@@ -1,0 +1,157 @@
+import Foundation
+
+extension BioAuthClient {
+    /// Enables biometric sign-in for the signed-in user: creates a device key behind biometrics,
+    /// registers it (`POST /v1/biometric/registrations`), proves possession by signing the
+    /// registration challenge (one prompt) and verifies it; then keeps the session token and
+    /// the registration id behind biometrics. Replaces any previous registration of this device.
+    ///
+    /// - Throws: ``BioAuthError/notSignedIn``, the device's errors (``BioAuthError/passcodeNotSet``,
+    ///   ``BioAuthError/biometryNotEnrolled``, ``BioAuthError/userCanceled``, …) or the server's.
+    @discardableResult
+    public func enableBiometricSignIn(label: String? = nil, prompt: String) async throws(BioAuthError) -> Registration {
+        let token = try requireToken()
+        guard let user = current?.user else { throw .notSignedIn }
+        if enrollment != nil { try await disableBiometricSignIn() }
+
+        let key = try await keys.createKey(named: Self.keyName, algorithm: configuration.algorithm, policy: configuration.policy)
+        var registrationID: String?
+        do {
+            let start = try await api.call(
+                "POST", "/v1/biometric/registrations",
+                body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
+                token: token, as: RegistrationStartResponse.self)
+            registrationID = start.registrationID
+            let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
+                                        registrationID: start.registrationID, challenge: start.challenge.data)
+            let signature = try await keys.sign(message, withKeyNamed: Self.keyName, prompt: prompt)
+            let verified = try await api.call(
+                "POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
+                body: VerifyRegistrationRequest(signature: signature), token: token, as: RegistrationResponse.self)
+            try records.save(
+                EnrollmentRecord(userID: user.id, username: user.username, registrationID: start.registrationID, algorithm: key.algorithm),
+                Self.enrollmentRecord)
+            try await storeSession(token: token, registrationID: start.registrationID)
+            return verified.registration
+        } catch {
+            // Leave no orphan on either side.
+            await keys.deleteKey(named: Self.keyName)
+            if let registrationID { try? await api.call("DELETE", "/v1/biometric/registrations/\(registrationID)", token: token) }
+            records.delete(Self.enrollmentRecord)
+            throw error
+        }
+    }
+
+    /// Whether biometric sign-in is enabled and usable on this device; never prompts.
+    public func isBiometricSignInEnabled() async -> Bool {
+        guard let record = enrollment, record.lost == nil else { return false }
+        guard await keys.containsKey(named: Self.keyName) else { return false }
+        return await !keys.enrollmentChanged(since: Self.keyName)
+    }
+
+    /// Signs in with biometrics: asks the server for a challenge, signs it with the device key
+    /// (exactly one prompt), and exchanges the signature for a new session.
+    ///
+    /// - Throws:
+    ///   - ``BioAuthError/biometryChanged``: the enrolled biometry changed, the key is gone. Sign in
+    ///     with the password; that call revokes the stale registration on the server.
+    ///   - ``BioAuthError/itemNotFound``: biometric sign-in is not enabled (or the key was lost).
+    ///   - ``BioAuthError/server(_:)`` with `registration_not_found`: the server revoked the
+    ///     registration; the local key was deleted (``lastReconciliation`` says so).
+    ///   - ``BioAuthError/userCanceled``, ``BioAuthError/biometryLockout``, … from the prompt.
+    @discardableResult
+    public func signInWithBiometrics(prompt: String) async throws(BioAuthError) -> SignedIn {
+        guard let record = enrollment else { throw .itemNotFound }
+        if let lost = record.lost { throw lost == .biometryChanged ? .biometryChanged : .itemNotFound }
+        if await keys.enrollmentChanged(since: Self.keyName) { throw await markLost(record, .biometryChanged) }
+        guard await keys.containsKey(named: Self.keyName) else { throw await markLost(record, .keyMissing) }
+
+        let challenge: ChallengeResponse
+        do {
+            challenge = try await api.call(
+                "POST", "/v1/biometric/challenges", body: CreateChallengeRequest(registrationID: record.registrationID), as: ChallengeResponse.self)
+        } catch where error.serverCode == .registrationNotFound {
+            await removeLocalRegistration()
+            lastReconciliation = .localRegistrationRemoved(registrationID: record.registrationID)
+            throw error
+        }
+        let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
+                                    registrationID: record.registrationID, challenge: challenge.challenge.data)
+        let signature: Data
+        do {
+            signature = try await keys.sign(message, withKeyNamed: Self.keyName, prompt: prompt)
+        } catch .biometryChanged {
+            throw await markLost(record, .biometryChanged)
+        } catch .itemNotFound {
+            throw await markLost(record, .keyMissing)
+        }
+        let answer = try await api.call(
+            "POST", "/v1/sessions/biometric",
+            body: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature, sessionDurationMinutes: configuration.sessionDurationMinutes),
+            as: SignInResponse.self)
+        let signedIn = adopt(answer)
+        try? await storeSession(token: answer.sessionToken, registrationID: record.registrationID)
+        return signedIn
+    }
+
+    /// Restores the session kept behind biometrics (one prompt) and checks it with the server
+    /// (`GET /v1/sessions/current`), without a new sign-in.
+    ///
+    /// - Throws: ``BioAuthError/server(_:)`` with `invalid_session` when the session ended (the
+    ///   stored copy is then deleted); the vault's errors otherwise.
+    @discardableResult
+    public func restoreSession(prompt: String) async throws(BioAuthError) -> SignedIn {
+        let data = try await vault.read(Self.sessionItem, prompt: prompt)
+        guard let stored = try? JSONDecoder().decode(StoredSession.self, from: data) else { throw .itemNotFound }
+        do {
+            let answer = try await api.call("GET", "/v1/sessions/current", token: stored.sessionToken, as: CurrentSessionResponse.self)
+            current = Current(token: stored.sessionToken, session: answer.session, user: answer.user)
+            return SignedIn(user: answer.user, session: answer.session)
+        } catch where error.serverCode == .invalidSession {
+            try? await vault.delete(Self.sessionItem)
+            throw error
+        }
+    }
+
+    /// Disables biometric sign-in: revokes the registration on the server (which ends the
+    /// sessions it created) AND deletes the local key and the secrets kept for it.
+    ///
+    /// - Throws: ``BioAuthError/notSignedIn``; the server's errors (a registration the server no
+    ///   longer knows is not an error).
+    public func disableBiometricSignIn() async throws(BioAuthError) {
+        let token = try requireToken()
+        if let record = enrollment {
+            do {
+                try await api.call("DELETE", "/v1/biometric/registrations/\(record.registrationID)", token: token)
+            } catch where error.serverCode == .registrationNotFound {
+                // Already gone on the server.
+            }
+        }
+        await removeLocalRegistration()
+    }
+
+    // MARK: internals
+
+    func storeSession(token: String, registrationID: String?) async throws(BioAuthError) {
+        let data = (try? JSONEncoder().encode(StoredSession(sessionToken: token, registrationID: registrationID))) ?? Data()
+        try await vault.store(data, named: Self.sessionItem, policy: configuration.policy)
+    }
+
+    /// Records that the device lost the key and deletes what is left of it locally; the
+    /// registration id stays recorded until the server revocation succeeds.
+    func markLost(_ record: EnrollmentRecord, _ loss: LocalKeyLoss) async -> BioAuthError {
+        var record = record
+        record.lost = loss
+        try? records.save(record, Self.enrollmentRecord)
+        await keys.deleteKey(named: Self.keyName)
+        try? await vault.delete(Self.sessionItem)
+        if loss == .keyMissing, keys.core.passcodeMissing() { return .passcodeNotSet }
+        return loss == .biometryChanged ? .biometryChanged : .itemNotFound
+    }
+
+    func removeLocalRegistration() async {
+        await keys.deleteKey(named: Self.keyName)
+        try? await vault.delete(Self.sessionItem)
+        records.delete(Self.enrollmentRecord)
+    }
+}

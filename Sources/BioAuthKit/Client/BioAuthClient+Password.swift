@@ -1,0 +1,40 @@
+import Foundation
+
+extension BioAuthClient {
+    /// Creates an account (`POST /v1/users`); does not sign in.
+    ///
+    /// - Throws: ``BioAuthError/server(_:)`` with `invalid_username`, `invalid_password`, `username_taken`.
+    @discardableResult
+    public func signUp(username: String, password: String) async throws(BioAuthError) -> User {
+        try await api.call("POST", "/v1/users", body: CreateUserRequest(username: username, password: password), as: UserResponse.self).user
+    }
+
+    /// Signs in with the password (`POST /v1/sessions/password`).
+    ///
+    /// When this device lost the key of its registration for this user (an enrollment change),
+    /// the stale registration is revoked on the server now, and ``SignedIn/reconciliation`` says so.
+    ///
+    /// - Throws: ``BioAuthError/server(_:)`` with `invalid_credentials` or `locked` (see
+    ///   ``ServerRejection/retryAfterSeconds``).
+    @discardableResult
+    public func signIn(username: String, password: String) async throws(BioAuthError) -> SignedIn {
+        let body = PasswordSignInRequest(username: username, password: password, sessionDurationMinutes: configuration.sessionDurationMinutes)
+        var signedIn = adopt(try await api.call("POST", "/v1/sessions/password", body: body, as: SignInResponse.self))
+        signedIn.reconciliation = try await revokeLostRegistration()
+        return signedIn
+    }
+
+    /// Signs out: ends the session on the server and forgets it here (including the copy kept
+    /// behind biometrics). The device key stays: biometric sign-in remains enabled.
+    public func signOut() async throws(BioAuthError) {
+        let token = current?.token
+        current = nil
+        try? await vault.delete(Self.sessionItem)
+        guard let token else { return }
+        do {
+            try await api.call("DELETE", "/v1/sessions/current", token: token)
+        } catch where error.serverCode == .invalidSession {
+            // Already over on the server.
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+extension BioAuthClient {
+    /// Brings this device and the server into agreement about the device's registration
+    /// (needs a signed-in session; never prompts):
+    /// - the server no longer has it active → the local key and secrets are deleted;
+    /// - the device lost the key (enrollment change, deletion) → the registration is revoked on
+    ///   the server.
+    ///
+    /// - Returns: What was done, or `nil` when both sides already agree.
+    @discardableResult
+    public func reconcile() async throws(BioAuthError) -> ReconciliationAction? {
+        let token = try requireToken()
+        guard let record = enrollment, record.userID == current?.user.id else { return nil }
+        if record.lost == nil {
+            if await keys.enrollmentChanged(since: Self.keyName) {
+                _ = await markLost(record, .biometryChanged)
+            } else if !(await keys.containsKey(named: Self.keyName)) {
+                _ = await markLost(record, .keyMissing)
+            }
+        }
+        if let action = try await revokeLostRegistration() { return action }
+        let list = try await api.call("GET", "/v1/biometric/registrations", token: token, as: RegistrationListResponse.self)
+        guard list.registrations.contains(where: { $0.id == record.registrationID && $0.status == .active }) else {
+            await removeLocalRegistration()
+            let action = ReconciliationAction.localRegistrationRemoved(registrationID: record.registrationID)
+            lastReconciliation = action
+            return action
+        }
+        return nil
+    }
+
+    /// Revokes on the server a registration whose key this device lost, when the signed-in
+    /// user owns it.
+    func revokeLostRegistration() async throws(BioAuthError) -> ReconciliationAction? {
+        guard let token = current?.token, let record = enrollment, let loss = record.lost, record.userID == current?.user.id else { return nil }
+        do {
+            try await api.call("DELETE", "/v1/biometric/registrations/\(record.registrationID)", token: token)
+        } catch where error.serverCode == .registrationNotFound {
+            // Already gone on the server: agreement reached all the same.
+        }
+        records.delete(Self.enrollmentRecord)
+        let action = ReconciliationAction.serverRegistrationRevoked(registrationID: record.registrationID, reason: loss)
+        lastReconciliation = action
+        return action
+    }
+}

@@ -1,0 +1,21 @@
+import BioAuthProtocol
+
+/// A contract error answer from the server.
+public struct ServerRejection: Equatable, Sendable {
+    /// The stable code, for decisions.
+    public var code: ErrorCode
+    /// The HTTP status.
+    public var status: Int
+    /// The server's human text, for logs.
+    public var message: String
+    /// Seconds to wait (`Retry-After`), on `429` answers.
+    public var retryAfterSeconds: Int?
+
+    /// Creates a rejection value.
+    public init(code: ErrorCode, status: Int, message: String, retryAfterSeconds: Int? = nil) {
+        self.code = code
+        self.status = status
+        self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// JSON over HTTP as the contract describes it; every failure becomes a ``BioAuthError``.
+struct APIConnection: Sendable {
+    let baseURL: URL
+    let transport: any HTTPTransport
+
+    struct Empty: Codable, Sendable {}
+
+    func call<Response: Decodable>(
+        _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil, as type: Response.Type
+    ) async throws(BioAuthError) -> Response {
+        let data = try await send(method, path, body: body, token: token)
+        do {
+            return try WireJSON.makeDecoder().decode(Response.self, from: data)
+        } catch {
+            throw .transport("undecodable answer to \(method) \(path)")
+        }
+    }
+
+    func call(_ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil) async throws(BioAuthError) {
+        _ = try await send(method, path, body: body, token: token)
+    }
+
+    private func send(_ method: String, _ path: String, body: (any Encodable & Sendable)?, token: String?) async throws(BioAuthError) -> Data {
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        guard let url = URL(string: base + path) else { throw .transport("bad URL for \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            guard let data = try? WireJSON.makeEncoder().encode(body) else { throw .transport("cannot encode request body") }
+            request.httpBody = data
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch {
+            throw .transport(String(describing: error))
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            guard let answer = try? WireJSON.makeDecoder().decode(ErrorResponse.self, from: data) else {
+                throw .transport("HTTP \(response.statusCode) without a contract error")
+            }
+            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
+            throw .server(ServerRejection(code: answer.error.code, status: response.statusCode, message: answer.error.message, retryAfterSeconds: retryAfter))
+        }
+        return data
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The decisions shared by the vault and the key store: contexts, preflight checks, the
+/// enrollment baseline, and turning a raw status into the most precise ``BioAuthError``.
+struct ProtectionCore: Sendable {
+    enum Kind: String {
+        case secret, key
+    }
+
+    let backends: DeviceBackends
+    let service: String
+
+    var recordService: String { service + ".records" }
+
+    /// The caller's context, or a fresh one: a context is never silently shared between operations.
+    func context(_ given: (any AuthenticationContext)?) -> any AuthenticationContext {
+        given ?? backends.localAuthentication.makeContext()
+    }
+
+    /// Fails unless `policy` can be evaluated now (sensor present, enrolled, not locked, passcode set).
+    func preflight(_ policy: BiometricPolicy) throws(BioAuthError) {
+        let context = backends.localAuthentication.makeContext()
+        if let code = context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
+            throw StatusMapping.error(for: code)
+        }
+        // Protected items need a passcode even when the policy is biometry only.
+        if let code = context.canEvaluatePolicy(.deviceOwnerAuthentication), code == .passcodeNotSet {
+            throw .passcodeNotSet
+        }
+    }
+
+    /// The current domain state, or `nil` with `comparable == false` when it cannot be known now
+    /// (for instance during a lockout, when LocalAuthentication withholds it).
+    func currentDomainState() -> (state: Data?, comparable: Bool) {
+        let context = backends.localAuthentication.makeContext()
+        switch context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) {
+        case nil: return (context.evaluatedPolicyDomainState, true)
+        case .biometryNotEnrolled?: return (nil, true)  // every finger/face removed: a change too
+        default: return (nil, false)
+        }
+    }
+
+    /// Whether the enrolled biometry differs from the baseline recorded for the item (never prompts).
+    func enrollmentChanged(_ kind: Kind, _ name: String) -> Bool {
+        guard let record = record(kind, name), record.policy == .currentBiometrics, let baseline = record.baseline else { return false }
+        let now = currentDomainState()
+        return now.comparable && now.state != baseline
+    }
+
+    // MARK: records
+
+    private func recordQuery(_ kind: Kind, _ name: String) -> KeychainQuery {
+        KeychainQuery(itemClass: .genericPassword, service: recordService, account: kind.rawValue + ":" + name)
+    }
+
+    func record(_ kind: Kind, _ name: String) -> ItemRecord? {
+        var query = recordQuery(kind, name)
+        query.returnData = true
+        let (status, data) = backends.keychain.copyMatching(query)
+        guard status == .success, let data else { return nil }
+        return try? JSONDecoder().decode(ItemRecord.self, from: data)
+    }
+
+    func saveRecord(_ record: ItemRecord, _ kind: Kind, _ name: String) throws(BioAuthError) {
+        _ = backends.keychain.delete(recordQuery(kind, name))
+        var query = recordQuery(kind, name)
+        query.accessibility = .afterFirstUnlockThisDeviceOnly
+        query.data = (try? JSONEncoder().encode(record)) ?? Data()
+        let status = backends.keychain.add(query)
+        guard status == .success else { throw StatusMapping.error(for: status) }
+    }
+
+    func deleteRecord(_ kind: Kind, _ name: String) {
+        _ = backends.keychain.delete(recordQuery(kind, name))
+    }
+
+    /// A record for an item about to be created under `policy`.
+    func newRecord(_ policy: BiometricPolicy) -> ItemRecord {
+        ItemRecord(policy: policy, baseline: policy == .currentBiometrics ? currentDomainState().state : nil)
+    }
+
+    // MARK: explaining failures
+
+    /// The most precise error for a failed operation on a protected item or key.
+    ///
+    /// `itemNotFound` becomes ``BioAuthError/biometryChanged`` when the domain state moved away
+    /// from the baseline, or ``BioAuthError/passcodeNotSet`` when the passcode was removed (which
+    /// deleted the item); `authFailed` becomes lockout / not enrolled / not available when
+    /// LocalAuthentication says so.
+    func explain(_ status: KeychainStatus, _ kind: Kind, _ name: String) -> BioAuthError {
+        // Whichever of the two an invalidated item or key answers on a given OS version, a
+        // domain state that moved away from the baseline is the cause.
+        if status == .itemNotFound || status == .authFailed, enrollmentChanged(kind, name) { return .biometryChanged }
+        switch status {
+        case .itemNotFound:
+            if passcodeMissing() { return .passcodeNotSet }
+            return .itemNotFound
+        case .authFailed:
+            let policy = record(kind, name)?.policy ?? .currentBiometrics
+            let context = backends.localAuthentication.makeContext()
+            switch context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
+            case .biometryLockout?: return .biometryLockout
+            case .biometryNotEnrolled?: return .biometryNotEnrolled
+            case .biometryNotAvailable?: return .biometryNotAvailable
+            case .passcodeNotSet?: return .passcodeNotSet
+            default: return .authenticationFailed
+            }
+        default:
+            return StatusMapping.error(for: status)
+        }
+    }
+
+    func passcodeMissing() -> Bool {
+        backends.localAuthentication.makeContext().canEvaluatePolicy(.deviceOwnerAuthentication) == .passcodeNotSet
+    }
+
+    /// Why adding a protected item failed.
+    func explainAdd(_ status: KeychainStatus) -> BioAuthError {
+        if passcodeMissing() { return .passcodeNotSet }
+        return StatusMapping.error(for: status)
+    }
+}

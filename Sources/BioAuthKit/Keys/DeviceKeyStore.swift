@@ -1,0 +1,129 @@
+import BioAuthProtocol
+import Foundation
+
+/// Device signing keys behind biometrics.
+///
+/// - ``SignatureAlgorithm/es256`` (default): a P-256 key created inside the Secure Enclave with
+///   `[.privateKeyUsage, <policy>]`; it cannot be exported, and every signature needs a match.
+/// - ``SignatureAlgorithm/ed25519`` (opt-in, for servers that want Ed25519): the Secure Enclave
+///   cannot hold Ed25519 keys, so the private key is a software key stored as a biometry-protected
+///   keychain item; it is in app memory for the instant of signing, which makes it weaker than
+///   ES256 against an attacker who already controls the process.
+///
+/// Signing shows the prompt exactly once (fresh context) unless an authenticated context is
+/// handed in. Creating, deleting and checking never prompt.
+public struct DeviceKeyStore: Sendable {
+    let core: ProtectionCore
+
+    /// A key store whose keys live under the keychain service `service`.
+    public init(service: String, backends: DeviceBackends) {
+        core = ProtectionCore(backends: backends, service: service + ".keys")
+    }
+
+    private func query(_ name: String, _ algorithm: SignatureAlgorithm) -> KeychainQuery {
+        KeychainQuery(itemClass: algorithm == .es256 ? .key : .genericPassword, service: core.service, account: name)
+    }
+
+    /// Creates (replacing any previous) key `name`; never prompts.
+    ///
+    /// - Throws: ``BioAuthError/passcodeNotSet``, ``BioAuthError/biometryNotEnrolled``, … when the
+    ///   policy cannot be satisfied on this device now.
+    public func createKey(named name: String, algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics) async throws(BioAuthError) -> DeviceKey {
+        try core.preflight(policy)
+        await deleteKey(named: name)
+        var query = query(name, algorithm)
+        query.accessibility = BiometricPolicy.accessibility
+        let publicBytes: Data
+        switch algorithm {
+        case .es256:
+            query.accessControl = policy.accessControl.union(.privateKeyUsage)
+            query.secureEnclave = true
+            let (status, key) = core.backends.secureKeys.createRandomKey(query)
+            guard status == .success, let key else { throw core.explainAdd(status == .success ? .notAvailable : status) }
+            guard let point = core.backends.secureKeys.copyPublicKey(key) else { throw .systemFailure("no public key for the new key") }
+            publicBytes = point
+        case .ed25519:
+            let privateKey = Curve25519.Signing.PrivateKey()
+            query.accessControl = policy.accessControl
+            query.data = privateKey.rawRepresentation
+            let status = core.backends.keychain.add(query)
+            guard status == .success else { throw core.explainAdd(status) }
+            publicBytes = privateKey.publicKey.rawRepresentation
+        }
+        guard let publicKey = try? DevicePublicKey(algorithm: algorithm, bytes: publicBytes) else {
+            throw .systemFailure("the platform returned an invalid public key")
+        }
+        var record = core.newRecord(policy)
+        record.publicKey = publicKey.canonicalBytes
+        record.algorithm = algorithm.rawValue
+        try core.saveRecord(record, .key, name)
+        return DeviceKey(name: name, publicKey: publicKey)
+    }
+
+    /// The key created under `name`, from its public record; never prompts.
+    ///
+    /// - Throws: ``BioAuthError/itemNotFound`` when there is none.
+    public func key(named name: String) async throws(BioAuthError) -> DeviceKey {
+        guard let record = core.record(.key, name), let text = record.algorithm, let algorithm = SignatureAlgorithm(rawValue: text),
+              let bytes = record.publicKey, let publicKey = try? DevicePublicKey(algorithm: algorithm, bytes: bytes)
+        else { throw .itemNotFound }
+        return DeviceKey(name: name, publicKey: publicKey)
+    }
+
+    /// Signs the contract's message with key `name`: one prompt.
+    ///
+    /// - Returns: A strict DER signature (ES256) or 64 bytes (Ed25519), ready for the wire.
+    /// - Throws: ``BioAuthError/biometryChanged`` when an enrollment change destroyed the key,
+    ///   ``BioAuthError/itemNotFound``, ``BioAuthError/userCanceled``, ….
+    public func sign(_ message: SignedMessage, withKeyNamed name: String, prompt: String, context: (any AuthenticationContext)? = nil) async throws(BioAuthError) -> Data {
+        guard let bytes = try? message.encoded() else { throw .systemFailure("message field too long") }
+        return try await sign(bytes: bytes, withKeyNamed: name, prompt: prompt, context: context)
+    }
+
+    /// Signs raw bytes with key `name`: one prompt. Prefer ``sign(_:withKeyNamed:prompt:context:)``.
+    public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: (any AuthenticationContext)? = nil) async throws(BioAuthError) -> Data {
+        let key = try await key(named: name)
+        var query = query(name, key.algorithm)
+        query.authenticationContext = core.context(context)
+        query.operationPrompt = prompt
+        switch key.algorithm {
+        case .es256:
+            let (status, handle) = core.backends.secureKeys.copyKey(query)
+            guard status == .success, let handle else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
+            let (signStatus, signature) = core.backends.secureKeys.createSignature(handle, message: bytes)
+            guard signStatus == .success, let signature else { throw core.explain(signStatus == .success ? .authFailed : signStatus, .key, name) }
+            return signature
+        case .ed25519:
+            query.returnData = true
+            let (status, data) = core.backends.keychain.copyMatching(query)
+            guard status == .success, var raw = data else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
+            defer { raw.resetBytes(in: 0..<raw.count) }  // best effort: do not keep the key around
+            guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
+                  let signature = try? privateKey.signature(for: bytes) else { throw .systemFailure("stored Ed25519 key unusable") }
+            return Data(signature)
+        }
+    }
+
+    /// Whether key `name` exists and is usable; never prompts. A key destroyed by an enrollment
+    /// change or by passcode removal does not exist.
+    public func containsKey(named name: String) async -> Bool {
+        guard let key = try? await key(named: name) else { return false }
+        var query = query(name, key.algorithm)
+        query.authenticationContext = core.context(nil)
+        query.interactionNotAllowed = true
+        let status = key.algorithm == .es256 ? core.backends.secureKeys.copyKey(query).status : core.backends.keychain.copyMatching(query).status
+        return status == .success || status == .interactionNotAllowed
+    }
+
+    /// Whether the enrolled biometry changed since key `name` was created; never prompts.
+    public func enrollmentChanged(since name: String) async -> Bool {
+        core.enrollmentChanged(.key, name)
+    }
+
+    /// Deletes key `name` (both kinds) and its record; never prompts.
+    public func deleteKey(named name: String) async {
+        _ = core.backends.secureKeys.deleteKey(query(name, .es256))
+        _ = core.backends.keychain.delete(query(name, .ed25519))
+        core.deleteRecord(.key, name)
+    }
+}

@@ -1,0 +1,7 @@
+/// The `LAPolicy` a context evaluates.
+public enum AuthenticationPolicy: Int, Hashable, Sendable {
+    /// `.deviceOwnerAuthenticationWithBiometrics`: biometry only.
+    case deviceOwnerAuthenticationWithBiometrics = 1
+    /// `.deviceOwnerAuthentication`: biometry, or the passcode.
+    case deviceOwnerAuthentication = 2
+}

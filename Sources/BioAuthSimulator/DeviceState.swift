@@ -1,0 +1,51 @@
+import BioAuthKit
+import Foundation
+
+/// Everything the simulated phone knows.
+struct DeviceState: Sendable {
+    var passcode: String?
+    var biometryKind: BiometryKind
+    var enrolled: Set<String>
+    /// Bumped on every change of the enrolled set; contexts remember the generation they matched in.
+    var generation = 0
+    var domainState = DeviceState.randomState()
+    var failedMatches = 0
+    var items: [ItemID: SimulatedItem] = [:]
+    var answers: [ScriptedAnswer] = []
+    var prompts: [String] = []
+    var unansweredPrompts = 0
+    var evaluatePolicyHooked = false
+    var entitlementMissing = false
+
+    static let lockoutThreshold = 5
+
+    var isLockedOut: Bool { failedMatches >= Self.lockoutThreshold }
+
+    /// Biometry that could match right now.
+    var biometryUsable: Bool {
+        biometryKind != .none && !enrolled.isEmpty && passcode != nil && !isLockedOut
+    }
+
+    static func randomState() -> Data {
+        Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    /// A new enrolled set: new domain state; every `.biometryCurrentSet` item and key is gone.
+    mutating func enrollmentChanged() {
+        generation += 1
+        domainState = Self.randomState()
+        items = items.filter { _, item in
+            (item.accessControl ?? 0) & AccessControlFlags.biometryCurrentSet.rawValue == 0
+        }
+    }
+
+    /// The user's next answer; an unscripted prompt is canceled and counted.
+    mutating func nextAnswer(prompt: String) -> ScriptedAnswer {
+        prompts.append(prompt)
+        guard !answers.isEmpty else {
+            unansweredPrompts += 1
+            return .cancel
+        }
+        return answers.removeFirst()
+    }
+}

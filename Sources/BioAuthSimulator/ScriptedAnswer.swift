@@ -1,0 +1,12 @@
+/// What the simulated user does when the next prompt appears.
+public enum ScriptedAnswer: Sendable, Equatable {
+    /// Presents the face or finger of `identity` (a match only if it is enrolled).
+    case present(_ identity: String)
+    /// Presents a face or finger that is not enrolled (always a failed match).
+    case presentUnenrolled
+    /// Taps Cancel.
+    case cancel
+    /// Enters this passcode (accepted only where the item allows the passcode; a correct
+    /// passcode always ends a biometry lockout).
+    case passcode(String)
+}

@@ -1,0 +1,88 @@
+import BioAuthKit
+import Foundation
+
+/// A simulated `LAContext`.
+///
+/// Whether it is authenticated is known only to the simulated hardware: a hooked
+/// `evaluatePolicy` reports success to the app but leaves the context unauthenticated, so the
+/// keychain still demands a real match.
+public final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
+    struct State {
+        /// The enrollment generation of a real biometric match on this context.
+        var matchedGeneration: Int?
+        /// A correct passcode was entered on this context.
+        var passcodeEntered = false
+        var domainVisible = false
+        var invalidated = false
+    }
+
+    let device: SimulatedDevice
+    let state = Locked(State())
+
+    init(device: SimulatedDevice) {
+        self.device = device
+    }
+
+    /// Whether a real match (or the passcode, where `flags` allow it) authenticated this context.
+    func satisfies(_ flags: AccessControlFlags, generation: Int) -> Bool {
+        state.withLock { state in
+            guard !state.invalidated else { return false }
+            if let matched = state.matchedGeneration {
+                if flags.contains(.biometryCurrentSet) { return matched == generation }
+                return true
+            }
+            return state.passcodeEntered && flags.allowsPasscode
+        }
+    }
+
+    /// Whether `invalidate()` was called.
+    var isInvalidated: Bool { state.withLock { $0.invalidated } }
+
+    func recordMatch(generation: Int) {
+        state.withLock { $0.matchedGeneration = generation; $0.domainVisible = true }
+    }
+
+    func recordPasscode() {
+        state.withLock { $0.passcodeEntered = true }
+    }
+
+    /// `canEvaluatePolicy(_:error:)`.
+    public func canEvaluatePolicy(_ policy: AuthenticationPolicy) -> LAErrorCode? {
+        let answer = device.state.withLock { SimulatedContext.canEvaluate(policy, on: $0) }
+        if answer == nil { state.withLock { $0.domainVisible = true } }
+        return answer
+    }
+
+    static func canEvaluate(_ policy: AuthenticationPolicy, on device: DeviceState) -> LAErrorCode? {
+        switch policy {
+        case .deviceOwnerAuthenticationWithBiometrics:
+            if device.biometryKind == .none { return .biometryNotAvailable }
+            if device.passcode == nil { return .passcodeNotSet }
+            if device.enrolled.isEmpty { return .biometryNotEnrolled }
+            if device.isLockedOut { return .biometryLockout }
+            return nil
+        case .deviceOwnerAuthentication:
+            return device.passcode == nil ? .passcodeNotSet : nil
+        }
+    }
+
+    /// `evaluatePolicy(_:localizedReason:)`, answered by the scripted user (or by the attacker's hook).
+    public func evaluatePolicy(_ policy: AuthenticationPolicy, localizedReason: String) async -> LAErrorCode? {
+        if isInvalidated { return .invalidContext }
+        return device.evaluate(policy, reason: localizedReason, context: self)
+    }
+
+    /// `evaluatedPolicyDomainState`: visible once a biometric policy was (can-)evaluated.
+    public var evaluatedPolicyDomainState: Data? {
+        guard state.withLock({ $0.domainVisible }) else { return nil }
+        return device.state.withLock { $0.biometryKind == .none || $0.enrolled.isEmpty ? nil : $0.domainState }
+    }
+
+    /// `biometryType`.
+    public var biometryType: BiometryKind { device.state.withLock { $0.biometryKind } }
+
+    /// `invalidate()`.
+    public func invalidate() {
+        state.withLock { $0.invalidated = true; $0.matchedGeneration = nil; $0.passcodeEntered = false }
+    }
+}

@@ -1,0 +1,81 @@
+import BioAuthKit
+import Foundation
+
+extension SimulatedDevice {
+    /// The hardware's access check for a protected item or key: reuse an authenticated context,
+    /// or prompt and let the scripted user answer. Called with the device state locked.
+    static func authorize(
+        _ flagsValue: UInt?, context: SimulatedContext?, interactionNotAllowed: Bool, prompt: String?, state: inout DeviceState
+    ) -> KeychainStatus {
+        let flags = AccessControlFlags(rawValue: flagsValue ?? 0)
+        guard flags.involvesBiometry || flags.allowsPasscode else { return .success }
+        if let context {
+            if context.isInvalidated { return .authFailed }
+            if context.satisfies(flags, generation: state.generation) { return .success }
+        }
+        if interactionNotAllowed { return .interactionNotAllowed }
+        // No prompt can succeed: the system does not show one.
+        guard state.biometryUsable || (flags.allowsPasscode && state.passcode != nil) else { return .authFailed }
+        switch state.nextAnswer(prompt: prompt ?? "") {
+        case .present(let identity):
+            guard state.biometryUsable else { return .authFailed }
+            guard state.enrolled.contains(identity) else {
+                state.failedMatches += 1
+                return .authFailed
+            }
+            state.failedMatches = 0
+            context?.recordMatch(generation: state.generation)
+            return .success
+        case .presentUnenrolled:
+            if state.biometryUsable { state.failedMatches += 1 }
+            return .authFailed
+        case .cancel:
+            return .userCanceled
+        case .passcode(let passcode):
+            guard passcode == state.passcode else { return .authFailed }
+            state.failedMatches = 0
+            guard flags.allowsPasscode else { return .authFailed }
+            context?.recordPasscode()
+            return .success
+        }
+    }
+
+    /// `evaluatePolicy` on `context`.
+    func evaluate(_ policy: AuthenticationPolicy, reason: String, context: SimulatedContext) -> LAErrorCode? {
+        state.withLock { state in
+            // The attacker's hook answers "success" to the app; the hardware never saw a match.
+            if state.evaluatePolicyHooked { return nil }
+            if let code = SimulatedContext.canEvaluate(policy, on: state) { return code }
+            switch state.nextAnswer(prompt: reason) {
+            case .present(let identity):
+                guard state.enrolled.contains(identity) else {
+                    state.failedMatches += 1
+                    return .authenticationFailed
+                }
+                state.failedMatches = 0
+                context.recordMatch(generation: state.generation)
+                return nil
+            case .presentUnenrolled:
+                state.failedMatches += 1
+                return .authenticationFailed
+            case .cancel:
+                return .userCancel
+            case .passcode(let passcode):
+                guard passcode == state.passcode else { return .authenticationFailed }
+                state.failedMatches = 0
+                guard policy == .deviceOwnerAuthentication else { return .userFallback }
+                context.recordPasscode()
+                return nil
+            }
+        }
+    }
+
+    /// The checks `SecItemAdd` and `SecKeyCreateRandomKey` make before storing anything.
+    static func admissionStatus(_ query: KeychainQuery, state: DeviceState) -> KeychainStatus {
+        if state.entitlementMissing { return .missingEntitlement }
+        if query.accessibility == .whenPasscodeSetThisDeviceOnly, state.passcode == nil { return .authFailed }
+        if let flags = query.accessControl, flags.involvesBiometry, !flags.allowsPasscode,
+           state.biometryKind == .none || state.enrolled.isEmpty { return .authFailed }
+        return .success
+    }
+}

@@ -1,0 +1,46 @@
+import BioAuthKit
+import Foundation
+
+extension ItemID {
+    init(_ query: KeychainQuery) {
+        self.init(itemClass: query.itemClass.rawValue, service: query.service, account: query.account)
+    }
+}
+
+extension SimulatedDevice: KeychainBackend {
+    /// `SecItemAdd`.
+    public func add(_ query: KeychainQuery) -> KeychainStatus {
+        state.withLock { state in
+            let admission = Self.admissionStatus(query, state: state)
+            guard admission == .success else { return admission }
+            guard query.itemClass == .genericPassword, let data = query.data else { return .parameterError }
+            let id = ItemID(query)
+            guard state.items[id] == nil else { return .duplicateItem }
+            state.items[id] = SimulatedItem(
+                accessibility: (query.accessibility ?? .whenUnlockedThisDeviceOnly).rawValue,
+                accessControl: query.accessControl?.rawValue, data: data)
+            return .success
+        }
+    }
+
+    /// `SecItemCopyMatching`: prompts (through the scripted user) for a protected item.
+    public func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
+        state.withLock { state in
+            if state.entitlementMissing { return (.missingEntitlement, nil) }
+            guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
+            let status = Self.authorize(
+                item.accessControl, context: query.authenticationContext as? SimulatedContext,
+                interactionNotAllowed: query.interactionNotAllowed, prompt: query.operationPrompt, state: &state)
+            guard status == .success else { return (status, nil) }
+            return (.success, query.returnData ? item.data : nil)
+        }
+    }
+
+    /// `SecItemDelete`: never prompts.
+    public func delete(_ query: KeychainQuery) -> KeychainStatus {
+        state.withLock { state in
+            if state.entitlementMissing { return .missingEntitlement }
+            return state.items.removeValue(forKey: ItemID(query)) == nil ? .itemNotFound : .success
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import BioAuthKit
+import Foundation
+
+/// A software phone: passcode, biometric sensor and enrolled identities, keychain, Secure
+/// Enclave, a scripted user who answers prompts, and an attacker with the threat model's powers.
+///
+/// It follows Apple's documented behaviour, so that a flow that passes here holds on a device:
+/// - items with `WhenPasscodeSetThisDeviceOnly` are refused without a passcode and all deleted
+///   when the passcode is removed;
+/// - any enrollment change gives a new domain state and destroys every `.biometryCurrentSet`
+///   item and key (they answer item-not-found), while `.biometryAny` ones survive;
+/// - five failed matches lock biometry until the passcode is entered;
+/// - protected items and keys are released only after a real match by an enrolled identity,
+///   whatever `evaluatePolicy` told the app;
+/// - failures are the raw `OSStatus` / `LAError` codes Apple returns.
+///
+/// Pass ``backends`` to BioAuthKit.
+public final class SimulatedDevice: @unchecked Sendable {
+    let state: Locked<DeviceState>
+
+    /// A device with a passcode and one enrolled identity by default.
+    public init(biometry: BiometryKind = .faceID, passcode: String? = "123456", enrolled: Set<String> = ["owner"]) {
+        state = Locked(DeviceState(passcode: passcode, biometryKind: biometry, enrolled: enrolled))
+    }
+
+    /// The keychain, Secure Enclave and LocalAuthentication of this device, for BioAuthKit.
+    public var backends: DeviceBackends {
+        DeviceBackends(keychain: self, secureKeys: self, localAuthentication: self)
+    }
+
+    /// The attacker who controls the app process on this device.
+    public var attacker: Attacker { Attacker(device: self) }
+
+    // MARK: the owner's settings
+
+    /// Sets (or changes) the device passcode.
+    public func setPasscode(_ passcode: String) {
+        state.withLock { $0.passcode = passcode }
+    }
+
+    /// Removes the passcode: every `WhenPasscodeSetThisDeviceOnly` item and key is deleted.
+    public func removePasscode() {
+        state.withLock { state in
+            state.passcode = nil
+            state.items = state.items.filter { $0.value.accessibility != ItemAccessibility.whenPasscodeSetThisDeviceOnly.rawValue }
+        }
+    }
+
+    /// Enrolls a face or finger (an enrollment change).
+    public func enroll(_ identity: String) {
+        state.withLock { state in
+            guard state.enrolled.insert(identity).inserted else { return }
+            state.enrollmentChanged()
+        }
+    }
+
+    /// Removes an enrolled face or finger (an enrollment change).
+    public func unenroll(_ identity: String) {
+        state.withLock { state in
+            guard state.enrolled.remove(identity) != nil else { return }
+            state.enrollmentChanged()
+        }
+    }
+
+    /// Changes the sensor (e.g. `.none` for a device without biometry).
+    public func setBiometryKind(_ kind: BiometryKind) {
+        state.withLock { $0.biometryKind = kind }
+    }
+
+    /// Enters the passcode on the lock screen; a correct one ends a biometry lockout.
+    @discardableResult
+    public func enterPasscode(_ passcode: String) -> Bool {
+        state.withLock { state in
+            guard state.passcode == passcode else { return false }
+            state.failedMatches = 0
+            return true
+        }
+    }
+
+    /// Simulates a build without the keychain entitlement (every call answers -34018).
+    public func setEntitlementMissing(_ missing: Bool) {
+        state.withLock { $0.entitlementMissing = missing }
+    }
+
+    // MARK: the scripted user
+
+    /// Queues the user's answers to the next prompts, in order.
+    public func willAnswer(_ answers: ScriptedAnswer...) {
+        state.withLock { $0.answers.append(contentsOf: answers) }
+    }
+
+    /// How many prompts have been shown.
+    public var promptCount: Int { state.withLock { $0.prompts.count } }
+
+    /// The text of every prompt shown, in order.
+    public var promptReasons: [String] { state.withLock { $0.prompts } }
+
+    /// Prompts shown with no scripted answer left (each was canceled).
+    public var unansweredPromptCount: Int { state.withLock { $0.unansweredPrompts } }
+
+    /// Scripted answers not yet used.
+    public var pendingAnswerCount: Int { state.withLock { $0.answers.count } }
+
+    /// Whether biometry is locked after too many failed matches.
+    public var isBiometryLockedOut: Bool { state.withLock { $0.isLockedOut } }
+
+    /// How many items and keys the keychain holds (any class, any protection).
+    public var storedItemCount: Int { state.withLock { $0.items.count } }
+}

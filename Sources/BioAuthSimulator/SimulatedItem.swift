@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where an item lives: class, service, account.
+struct ItemID: Hashable, Sendable {
+    var itemClass: String
+    var service: String
+    var account: String
+}
+
+/// A keychain item or Secure Enclave key inside the simulated hardware.
+struct SimulatedItem: Sendable {
+    var accessibility: String
+    var accessControl: UInt?
+    /// Generic password data.
+    var data: Data?
+    /// A P-256 private key's raw scalar; never leaves the simulated hardware.
+    var privateKey: Data?
+}

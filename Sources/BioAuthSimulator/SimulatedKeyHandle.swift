@@ -1,0 +1,9 @@
+import BioAuthKit
+
+/// A reference to a key inside the simulated Secure Enclave, bound to the context it was fetched
+/// with; it holds no key material.
+struct SimulatedKeyHandle: SecureKeyHandle {
+    let id: ItemID
+    let context: SimulatedContext?
+    let prompt: String?
+}
