@@ -58,10 +58,23 @@ let package = Package(
             ],
             resources: [.embedInCode("Resources/openapi.yaml")]
         ),
+        // The `bioauth demo` scenario: every step and attack as a function returning what happened.
+        .target(
+            name: "BioAuthDemo",
+            dependencies: [
+                "BioAuthKit",
+                "BioAuthSimulator",
+                "BioAuthServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+            ]
+        ),
         .executableTarget(
             name: "bioauth",
             dependencies: [
                 "BioAuthServer",
+                "BioAuthDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,6 +93,15 @@ let package = Package(
                 "BioAuthProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "BioAuthDemoTests",
+            dependencies: [
+                "BioAuthDemo",
+                "BioAuthKit",
+                "BioAuthSimulator",
+                "bioauth",  // built with the tests; one test runs `bioauth demo --json`
             ]
         ),
         .testTarget(

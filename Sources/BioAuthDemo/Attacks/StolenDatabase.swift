@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import SQLiteKit
+
+/// A copy of the server's SQLite file (and its write-ahead log), as a thief would have it.
+struct StolenDatabase {
+    /// What the users table holds for one account.
+    struct Account {
+        var username: String
+        var passwordHash: String
+        var hasPIN: Bool
+    }
+
+    var files: [URL]
+    var accounts: [Account]
+    var tokenHashes: [Data]
+
+    /// Copies the database at `path` (with `-wal` and `-shm`) into `folder` and reads it.
+    static func steal(from path: String, into folder: URL) async throws -> StolenDatabase {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var files: [URL] = []
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            let copy = folder.appendingPathComponent("stolen.sqlite" + suffix)
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.path)
+            files.append(copy)
+        }
+        // Read the raw bytes before SQLite folds the log into the main file.
+        let logger = Logger(label: "stolen", factory: { _ in SwiftLogNoOpLogHandler() })
+        let connection = try await SQLiteConnection.open(storage: .file(path: folder.appendingPathComponent("stolen.sqlite").path), logger: logger)
+        do {
+            let db = connection.sql()
+            let accounts = try await db.raw("SELECT username, password_hash, pin_hash FROM users").all().map { row in
+                Account(username: try row.decode(column: "username", as: String.self),
+                        passwordHash: try row.decode(column: "password_hash", as: String.self),
+                        hasPIN: try row.decode(column: "pin_hash", as: String?.self) != nil)
+            }
+            let hashes = try await db.raw("SELECT token_hash FROM sessions").all().map { try $0.decode(column: "token_hash", as: Data.self) }
+            try await connection.close()
+            return StolenDatabase(files: files, accounts: accounts, tokenHashes: hashes)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Whether any of the copied files contains `needle`'s bytes.
+    func contains(_ needle: String, in snapshots: [Data]) -> Bool {
+        snapshots.contains { $0.range(of: Data(needle.utf8)) != nil }
+    }
+}

@@ -1,0 +1,54 @@
+/// One step of the scenario or one attack: what happened, in plain words, and what crossed the wire.
+public struct DemoSection: Codable, Sendable, Equatable {
+    /// Whether this is a step of the scenario or an attack.
+    public enum Kind: String, Codable, Sendable {
+        /// One of the seed scenario's ten steps.
+        case step
+        /// An attack, shown failing.
+        case attack
+        /// For contrast: the event-based anti-pattern, shown falling.
+        case antiPattern = "anti_pattern"
+    }
+
+    /// Step or attack.
+    public var kind: Kind
+    /// The scenario's step number (1…10), or the attack's position.
+    public var number: Int
+    /// A one-line title.
+    public var title: String
+    /// What happened and why, in plain words.
+    public var explanation: String
+    /// What the phone, the user or the attacker did, line by line (no secrets, only abbreviations).
+    public var events: [String]
+    /// Every HTTP exchange, in order, with secrets abbreviated.
+    public var wire: [WireExchange]
+    /// The properties this section checked.
+    public var properties: [PropertyResult]
+    /// Why the section did not run, if it did not.
+    public var skippedBecause: String?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, number, title, explanation, events, wire, properties
+        case skippedBecause = "skipped_because"
+    }
+
+    /// Creates a section.
+    public init(
+        kind: Kind, number: Int, title: String, explanation: String, events: [String] = [], wire: [WireExchange] = [],
+        properties: [PropertyResult] = [], skippedBecause: String? = nil
+    ) {
+        self.kind = kind
+        self.number = number
+        self.title = title
+        self.explanation = explanation
+        self.events = events
+        self.wire = wire
+        self.properties = properties
+        self.skippedBecause = skippedBecause
+    }
+
+    /// The result for `property`, if this section checked it.
+    public func result(_ property: SecurityProperty) -> PropertyResult? {
+        properties.first { $0.property == property }
+    }
+}

@@ -1,0 +1,39 @@
+/// The verdict on one security property.
+public struct PropertyResult: Codable, Sendable, Equatable {
+    /// Held, broken, or not checked in this mode.
+    public enum Status: String, Codable, Sendable {
+        /// The property held.
+        case pass = "PASS"
+        /// The property did not hold.
+        case fail = "FAIL"
+        /// Not checkable in this mode (the reason is in ``PropertyResult/detail``).
+        case skip = "SKIP"
+    }
+
+    /// Which property.
+    public var property: SecurityProperty
+    /// Its one-line statement.
+    public var statement: String
+    /// The verdict.
+    public var status: Status
+    /// The evidence, or why it failed or was skipped.
+    public var detail: String
+
+    /// A verdict from a check: ``Status/pass`` when `held`.
+    public init(_ property: SecurityProperty, held: Bool, _ detail: String) {
+        self.property = property
+        statement = property.statement
+        status = held ? .pass : .fail
+        self.detail = detail
+    }
+
+    /// A property not checked in this mode.
+    public static func skipped(_ property: SecurityProperty, because reason: String) -> PropertyResult {
+        var result = PropertyResult(property, held: true, reason)
+        result.status = .skip
+        return result
+    }
+
+    /// Whether the property held.
+    public var passed: Bool { status == .pass }
+}

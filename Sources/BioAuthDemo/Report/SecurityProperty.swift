@@ -1,0 +1,39 @@
+/// The security properties the demo checks, each also a named test (see docs/SECURITY.md).
+public enum SecurityProperty: String, Codable, Sendable, CaseIterable {
+    /// The scenario works: signed in from a signature the server verified, one prompt per use.
+    case resultBasedSignIn = "result_based_sign_in"
+    /// A hooked `evaluatePolicy` "success" yields no session token and no valid signature.
+    case hookedCallbackYieldsNothing = "hooked_callback_yields_nothing"
+    /// App storage an attacker can read holds no session token, PIN or password.
+    case appStorageHoldsNoSecret = "app_storage_holds_no_secret"
+    /// The same hook breaks an event-based app: the hook is real, the defence is the design.
+    case eventBasedAppFalls = "event_based_app_falls"
+    /// A replayed biometric sign-in request is refused.
+    case replayRefused = "replay_refused"
+    /// A signature over an expired challenge is refused.
+    case expiredChallengeRefused = "expired_challenge_refused"
+    /// A stolen copy of the database signs nobody in.
+    case stolenDatabaseUseless = "stolen_database_useless"
+    /// An enrollment change invalidates the key, is reported as such, and the stale registration is revoked.
+    case enrollmentChangeRevokes = "enrollment_change_revokes"
+    /// Removing the device passcode deletes the protected items and key.
+    case passcodeRemovalDeletesItems = "passcode_removal_deletes_items"
+    /// Five wrong PINs lock the PIN factor, with a retry time; even the right PIN is refused meanwhile.
+    case pinBruteForceLocked = "pin_brute_force_locked"
+
+    /// The property in one line.
+    public var statement: String {
+        switch self {
+        case .resultBasedSignIn: "Sign-in comes from a signature the server verified; one prompt each time"
+        case .hookedCallbackYieldsNothing: "A hooked evaluatePolicy \"success\" yields no token and no signature"
+        case .appStorageHoldsNoSecret: "App storage holds no session token, PIN or password"
+        case .eventBasedAppFalls: "The same hook breaks an event-based app (the anti-pattern)"
+        case .replayRefused: "A replayed sign-in request is refused (challenges are single-use)"
+        case .expiredChallengeRefused: "A signature over an expired challenge is refused"
+        case .stolenDatabaseUseless: "A stolen copy of the database signs nobody in"
+        case .enrollmentChangeRevokes: "Enrollment change → biometryChanged → password → stale registration revoked"
+        case .passcodeRemovalDeletesItems: "Removing the passcode deletes the protected items and key"
+        case .pinBruteForceLocked: "Five wrong PINs lock the PIN, with a retry time"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import BioAuthKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP call outside BioAuthKit: what the bad app and the attacker use.
+struct RawHTTP: Sendable {
+    let baseURL: URL
+    let transport: any HTTPTransport
+
+    /// Sends `json` (if any) with `token` (if any); returns the status and body.
+    @discardableResult
+    func call(_ method: String, _ path: String, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await transport.send(request)
+        return (response.statusCode, data)
+    }
+
+    /// The contract error code of an answer, if it is one.
+    static func errorCode(_ body: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+    }
+}

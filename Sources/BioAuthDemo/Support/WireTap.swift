@@ -1,0 +1,83 @@
+import BioAuthKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The demo's network: forwards every request, keeps an abbreviated copy of each exchange for the
+/// section being shown, keeps the raw requests so an attacker can replay them, and lets an
+/// attack hold a request back before it goes out.
+public final class WireTap: HTTPTransport, @unchecked Sendable {
+    private struct State {
+        var exchanges: [WireExchange] = []
+        var requests: [URLRequest] = []
+        var tokens: [String] = []
+        var hold: (@Sendable (URLRequest) async -> Void)?
+    }
+
+    private let next: any HTTPTransport
+    private let state = Locked(State())
+
+    /// Taps `next`.
+    public init(_ next: any HTTPTransport = URLSessionTransport()) {
+        self.next = next
+    }
+
+    /// Forwards `request` (after any hold) and records the exchange.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let hold = state.withLock { state in
+            state.requests.append(request)
+            return state.hold
+        }
+        await hold?(request)
+        do {
+            let (data, response) = try await next.send(request)
+            record(request, status: response.statusCode, body: data)
+            return (data, response)
+        } catch {
+            record(request, status: 0, body: nil)
+            throw error
+        }
+    }
+
+    /// Sends a recorded request again, byte for byte, and records the exchange.
+    public func replay(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await next.send(request)
+        record(request, status: response.statusCode, body: data)
+        return (data, response)
+    }
+
+    /// The last request whose path ends with `suffix`.
+    public func lastRequest(pathSuffix suffix: String) -> URLRequest? {
+        state.withLock { $0.requests.last { $0.url?.path.hasSuffix(suffix) == true } }
+    }
+
+    /// Runs `hold` before each request from now on (`nil` to stop).
+    public func setHold(_ hold: (@Sendable (URLRequest) async -> Void)?) {
+        state.withLock { $0.hold = hold }
+    }
+
+    /// The exchanges recorded since the last call, and forgets them.
+    public func drain() -> [WireExchange] {
+        state.withLock { state in
+            defer { state.exchanges = [] }
+            return state.exchanges
+        }
+    }
+
+    /// Every session token the server handed out through this tap (kept in memory, never shown:
+    /// the stolen-database attack looks for them in the file).
+    public var issuedTokens: [String] { state.withLock { $0.tokens } }
+
+    private func record(_ request: URLRequest, status: Int, body: Data?) {
+        let bearer = request.value(forHTTPHeaderField: "Authorization").map { Redaction.abbreviate(String($0.dropFirst("Bearer ".count))) }
+        let exchange = WireExchange(
+            method: request.httpMethod ?? "GET", path: Redaction.abbreviatePath(request.url?.path ?? "?"), bearer: bearer,
+            request: Redaction.summarize(request.httpBody), status: status, response: Redaction.summarize(body))
+        let token = body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["session_token"] as? String
+        state.withLock { state in
+            state.exchanges.append(exchange)
+            if let token { state.tokens.append(token) }
+        }
+    }
+}
