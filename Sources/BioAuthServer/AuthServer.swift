@@ -1,6 +1,7 @@
 import BioAuthProtocol
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// A BioAuth server: its open, migrated database and the HTTP application over it.
@@ -34,8 +35,16 @@ public struct AuthServer: Sendable {
     ) -> some ApplicationProtocol {
         let host = configuration.host
         let port = configuration.port
+        // The decoder's own head limit sits above ours, so a head between the two gets the
+        // contract's JSON 400 from RequestLimitsMiddleware; beyond it NIO answers a bare 400 and
+        // closes the connection.
+        let decoderLimit = configuration.maxHeaderBytes + 16 * 1024
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000))
         return Application(
             router: makeRouter(),
+            server: .http1(configuration: http1),
             configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth"),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
@@ -72,7 +81,9 @@ public struct AuthServer: Sendable {
             signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time))
         let biometrics = BiometricRoutes(biometrics: BiometricService(
             database: database, sessions: sessions, time: time, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser))
+            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
+            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
+            challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute))
         let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
         let sessionRoutes = SessionRoutes(sessions: sessions)
 
@@ -80,6 +91,9 @@ public struct AuthServer: Sendable {
         // Method and path only: no headers (they carry the bearer token), never bodies.
         router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
+        router.add(middleware: RequestLimitsMiddleware(
+            limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
+            maxHeaderBytes: configuration.maxHeaderBytes, trustForwardedFor: configuration.trustForwardedFor))
         accounts.addPublicRoutes(to: router, catalog: catalog)
         biometrics.addPublicRoutes(to: router, catalog: catalog)
         meta.addPublicRoutes(to: router, catalog: catalog)

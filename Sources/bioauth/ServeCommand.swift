@@ -14,6 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_DATABASE, \
             BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
+            BIOAUTH_MAX_REGISTRATIONS, BIOAUTH_MAX_PENDING_REGISTRATIONS, BIOAUTH_CHALLENGES_PER_MINUTE, \
+            BIOAUTH_REQUESTS_PER_MINUTE, BIOAUTH_TRUST_FORWARDED_FOR, BIOAUTH_REQUEST_TIMEOUT, BIOAUTH_MAX_HEADER_BYTES, \
             BIOAUTH_LOG_LEVEL.
             """
     )
@@ -38,6 +40,27 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("password-cost"), help: "bcrypt cost for passwords and PINs, 10...16. [env: BIOAUTH_PASSWORD_COST] (default: 12)")
     var passwordCost: Int?
+
+    @Option(name: .customLong("max-registrations"), help: "Registrations (pending and active) per user, 1...1000. [env: BIOAUTH_MAX_REGISTRATIONS] (default: 10)")
+    var maxRegistrations: Int?
+
+    @Option(name: .customLong("max-pending-registrations"), help: "Unverified registrations per user, 1...1000. [env: BIOAUTH_MAX_PENDING_REGISTRATIONS] (default: 3)")
+    var maxPendingRegistrations: Int?
+
+    @Option(name: .customLong("challenges-per-minute"), help: "Authentication challenges per registration per minute, 1...10000. [env: BIOAUTH_CHALLENGES_PER_MINUTE] (default: 10)")
+    var challengesPerMinute: Int?
+
+    @Option(name: .customLong("requests-per-minute"), help: "Requests per client address per minute, per instance, 1...1000000. [env: BIOAUTH_REQUESTS_PER_MINUTE] (default: 600)")
+    var requestsPerMinute: Int?
+
+    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (only behind a proxy that sets it). [env: BIOAUTH_TRUST_FORWARDED_FOR=true]")
+    var trustForwardedFor = false
+
+    @Option(name: .customLong("request-timeout"), help: "Seconds a connection may stay silent before it is closed, 1...3600. [env: BIOAUTH_REQUEST_TIMEOUT] (default: 30)")
+    var requestTimeout: Int?
+
+    @Option(name: .customLong("max-header-bytes"), help: "Largest request head in bytes, 1024...1048576. [env: BIOAUTH_MAX_HEADER_BYTES] (default: 16384)")
+    var maxHeaderBytes: Int?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: BIOAUTH_LOG_LEVEL] (default: info)")
     var logLevel: String?
@@ -89,6 +112,32 @@ struct ServeCommand: AsyncParsableCommand {
         if let cost = try value(passwordCost, "BIOAUTH_PASSWORD_COST", parse: { Int($0) }) {
             guard (10...16).contains(cost) else { throw ValidationError("--password-cost must be 10...16.") }
             configuration.passwordHashCost = UInt8(cost)
+        }
+        func limit(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let number = try value(flag, variable, parse: { Int($0) }) else { return nil }
+            guard range.contains(number) else { throw ValidationError("--\(name) must be \(range.lowerBound)...\(range.upperBound).") }
+            return number
+        }
+        if let number = try limit(maxRegistrations, "BIOAUTH_MAX_REGISTRATIONS", "max-registrations", 1...1_000) {
+            configuration.maxRegistrationsPerUser = number
+        }
+        if let number = try limit(maxPendingRegistrations, "BIOAUTH_MAX_PENDING_REGISTRATIONS", "max-pending-registrations", 1...1_000) {
+            configuration.maxPendingRegistrationsPerUser = number
+        }
+        if let number = try limit(challengesPerMinute, "BIOAUTH_CHALLENGES_PER_MINUTE", "challenges-per-minute", 1...10_000) {
+            configuration.challengesPerRegistrationPerMinute = number
+        }
+        if let number = try limit(requestsPerMinute, "BIOAUTH_REQUESTS_PER_MINUTE", "requests-per-minute", 1...1_000_000) {
+            configuration.requestsPerMinutePerAddress = number
+        }
+        if let trust = try value(trustForwardedFor ? true : nil, "BIOAUTH_TRUST_FORWARDED_FOR", parse: { ["1", "true", "yes"].contains($0.lowercased()) ? true : ["0", "false", "no", ""].contains($0.lowercased()) ? false : nil }) {
+            configuration.trustForwardedFor = trust
+        }
+        if let seconds = try limit(requestTimeout, "BIOAUTH_REQUEST_TIMEOUT", "request-timeout", 1...3_600) {
+            configuration.requestTimeout = .seconds(seconds)
+        }
+        if let bytes = try limit(maxHeaderBytes, "BIOAUTH_MAX_HEADER_BYTES", "max-header-bytes", 1_024...1_048_576) {
+            configuration.maxHeaderBytes = bytes
         }
         let levelText = try value(logLevel, "BIOAUTH_LOG_LEVEL", parse: { $0 }) ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else { throw ValidationError("--log-level \(levelText) is not a log level.") }

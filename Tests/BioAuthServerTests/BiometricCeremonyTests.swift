@@ -106,7 +106,7 @@ struct BiometricCeremonyTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             for _ in 0..<10 {
-                _ = try await server.api.startRegistration(.ed25519(), token: account.sessionToken)
+                try await server.api.register(.ed25519(), token: account.sessionToken)
             }
             let before = try await server.snapshot()
             try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",

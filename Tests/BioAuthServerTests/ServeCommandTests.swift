@@ -117,6 +117,8 @@ struct ServeCommandTests {
 
     @Test("an invalid flag value is refused with a usage error", arguments: [
         ["--port", "abc"], ["--port", "70000"], ["--session-minutes", "2"], ["--challenge-ttl", "0"], ["--no-such-flag"],
+        ["--requests-per-minute", "0"], ["--max-pending-registrations", "0"], ["--challenges-per-minute", "0"],
+        ["--request-timeout", "0"], ["--max-header-bytes", "10"], ["--max-registrations", "0"],
     ])
     func invalidFlag(arguments: [String]) async throws {
         let server = try ServeProcess(["serve"] + arguments)

@@ -23,6 +23,24 @@ public struct ServerConfiguration: Sendable {
     public var lockoutThreshold: Int = 5
     /// How long a locked factor stays locked.
     public var lockoutDuration: Duration = .seconds(15 * 60)
+    /// Pending (started, not yet verified) registrations one user may hold; one more is
+    /// 409 `too_many_registrations`.
+    public var maxPendingRegistrationsPerUser: Int = 3
+    /// Authentication challenges one registration may be issued per clock minute; one more is
+    /// 429 `rate_limited`. Counted in the database, so shared by every instance on it.
+    public var challengesPerRegistrationPerMinute: Int = 10
+    /// Requests one client address may make per clock minute; one more is 429 `rate_limited`.
+    /// Counted in memory: the limit is per server instance.
+    public var requestsPerMinutePerAddress: Int = 600
+    /// Take the client address from the last `X-Forwarded-For` entry (set only behind a proxy that
+    /// writes it); otherwise the TCP peer address is the client.
+    public var trustForwardedFor: Bool = false
+    /// A connection that sends nothing for this long while a request is being read (or between
+    /// requests) is closed: slow and stalled clients cannot hold connections.
+    public var requestTimeout: Duration = .seconds(30)
+    /// The largest request head (all header names and values) answered normally; a larger one is
+    /// 400 `invalid_request`.
+    public var maxHeaderBytes: Int = 16 * 1024
     /// The clock (tests move it).
     var timeSource: TimeSource = .system
 

@@ -7,9 +7,12 @@ struct BioAuthRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The caller, on authenticated routes.
     var caller: Caller?
+    /// The TCP peer's IP address (nil for a Unix socket or a test transport without one).
+    let remoteAddress: String?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The contract's body limit, applied by ``JSONBody`` too.

@@ -22,11 +22,16 @@ struct AccountService: Sendable {
         let created = try await database.transaction { db -> Bool in
             let taken = try await db.raw("SELECT 1 AS taken FROM users WHERE username_key = \(bind: username.key)").first() != nil
             guard !taken else { return false }
-            try await db.raw("""
-                INSERT INTO users (id, username, username_key, password_hash, created_at)
-                VALUES (\(bind: user.id), \(bind: username.display), \(bind: username.key), \(bind: passwordHash),
-                        \(bind: user.createdAt.millisecondsSince1970))
-                """).run()
+            do {
+                try await db.raw("""
+                    INSERT INTO users (id, username, username_key, password_hash, created_at)
+                    VALUES (\(bind: user.id), \(bind: username.display), \(bind: username.key), \(bind: passwordHash),
+                            \(bind: user.createdAt.millisecondsSince1970))
+                    """).run()
+            } catch where database.isUniqueViolation(error) {
+                // A concurrent sign-up on another instance won the race past the check above.
+                return false
+            }
             try await AuditLog.record(db, userID: user.id, type: .userCreated, outcome: .success, at: user.createdAt)
             return true
         }

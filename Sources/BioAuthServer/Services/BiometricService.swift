@@ -17,6 +17,8 @@ struct BiometricService: Sendable {
     let relyingPartyID: String
     let challengeTTL: Duration
     let maxRegistrationsPerUser: Int
+    let maxPendingRegistrationsPerUser: Int
+    let challengesPerRegistrationPerMinute: Int
 
     // MARK: Registration
 
@@ -50,15 +52,25 @@ struct BiometricService: Sendable {
             guard held < maxRegistrationsPerUser else {
                 throw APIError(.tooManyRegistrations, "At most \(maxRegistrationsPerUser) registrations per user; delete one first.")
             }
-            let known = try await db.raw("SELECT 1 AS known FROM registrations WHERE public_key = \(bind: key.canonicalBytes)").first() != nil
-            guard !known else {
-                throw APIError(.duplicateRegistration, "This public key is already registered; create a new key for each registration.")
+            // Pending ones stay until verified or deleted, so waiting does not help: 409, not 429.
+            let pending = try await db.raw("""
+                SELECT COUNT(*) AS pending FROM registrations WHERE user_id = \(bind: caller.userID) AND status = 'pending'
+                """).first()?.decode(column: "pending", as: Int.self) ?? 0
+            guard pending < maxPendingRegistrationsPerUser else {
+                throw APIError(.tooManyRegistrations, "At most \(maxPendingRegistrationsPerUser) unverified registrations per user; verify or delete one first.")
             }
-            try await db.raw("""
-                INSERT INTO registrations (id, user_id, algorithm, public_key, label, status, created_at)
-                VALUES (\(bind: registrationID), \(bind: caller.userID), \(bind: algorithm.rawValue), \(bind: key.canonicalBytes),
-                        \(bind: label), 'pending', \(bind: now.millisecondsSince1970))
-                """).run()
+            let known = try await db.raw("SELECT 1 AS known FROM registrations WHERE public_key = \(bind: key.canonicalBytes)").first() != nil
+            guard !known else { throw duplicateRegistration }
+            do {
+                try await db.raw("""
+                    INSERT INTO registrations (id, user_id, algorithm, public_key, label, status, created_at)
+                    VALUES (\(bind: registrationID), \(bind: caller.userID), \(bind: algorithm.rawValue), \(bind: key.canonicalBytes),
+                            \(bind: label), 'pending', \(bind: now.millisecondsSince1970))
+                    """).run()
+            } catch where database.isUniqueViolation(error) {
+                // Another instance (PostgreSQL, issue 5) inserted the same key between our check and this insert.
+                throw duplicateRegistration
+            }
             try await Self.insertChallenge(db, registrationID: registrationID, ceremony: .registration, bytes: challenge, now: now, expiresAt: expiresAt)
             try await AuditLog.record(db, userID: caller.userID, type: .registrationStarted, outcome: .success, at: now, registrationID: registrationID)
         }
@@ -142,6 +154,11 @@ struct BiometricService: Sendable {
                 SELECT 1 AS active FROM registrations WHERE id = \(bind: request.registrationID) AND status = 'active'
                 """).first() != nil
             guard active else { return false }
+            let window = try await RateWindow.hit(db, key: "challenges:\(request.registrationID)", now: now)
+            guard window.hits <= challengesPerRegistrationPerMinute else {
+                throw APIError(.rateLimited, "At most \(challengesPerRegistrationPerMinute) challenges per registration a minute.",
+                               retryAfterSeconds: window.retryAfterSeconds)
+            }
             try await Self.insertChallenge(db, id: challengeID, registrationID: request.registrationID, ceremony: .authentication,
                                            bytes: challenge, now: now, expiresAt: expiresAt)
             return true
@@ -196,6 +213,10 @@ struct BiometricService: Sendable {
     }
 
     // MARK: Shared steps
+
+    private var duplicateRegistration: APIError {
+        APIError(.duplicateRegistration, "This public key is already registered; create a new key for each registration.")
+    }
 
     private var challengeInvalid: APIError {
         APIError(.challengeInvalid, "The challenge is unknown, expired, already used or not for this ceremony.")

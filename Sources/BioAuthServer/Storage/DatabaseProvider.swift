@@ -38,6 +38,10 @@ protocol DatabaseProvider: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
+    /// Whether `error` is a UNIQUE (or primary-key) constraint violation, so that a race that
+    /// slips past a "does it exist?" check becomes the contract's 409, not a 500.
+    func isUniqueViolation(_ error: any Error) -> Bool
+
     /// Closes every connection.
     func shutdown() async throws
 }

@@ -91,6 +91,18 @@ enum Migrator {
                 "CREATE INDEX audit_events_by_user ON audit_events (user_id, seq)",
             ]
         },
+        // Fixed-window counters for limits that every instance on one database must share.
+        Migration(version: 2, name: "rate windows") { _ in
+            [
+                """
+                CREATE TABLE rate_windows (
+                    key TEXT PRIMARY KEY,
+                    window_start BIGINT NOT NULL,
+                    hits INTEGER NOT NULL
+                )
+                """,
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

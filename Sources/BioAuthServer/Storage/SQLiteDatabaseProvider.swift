@@ -84,6 +84,12 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         }
     }
 
+    func isUniqueViolation(_ error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        return error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed
+            || (error.reason == .constraint && error.message.contains("UNIQUE constraint failed"))
+    }
+
     func shutdown() async throws {
         try await gate.withGate {
             try await connection.close()

@@ -1,0 +1,265 @@
+@testable import BioAuthProtocol
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
+import Foundation
+import PropertyBased
+import Testing
+
+// Every parser of untrusted bytes, checked on generated input: it never crashes, accepts only
+// what it can give back unchanged, and round-trips what the honest side produces.
+
+private let anyBytes = Gen.uint8().array(of: 0...200).map { Data($0) }
+/// One of `values`, uniformly (shrinks towards the first).
+private func pick<T: Sendable>(_ values: [T]) -> Generator<T, Shrink.Integer<Int>> {
+    Gen.int(in: 0...(values.count - 1)).map { values[$0] }
+}
+
+private let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+@Suite("Base64url, property-based")
+struct Base64URLProperties {
+    @Test("encode then decode gives the bytes back, in the unpadded URL-safe alphabet")
+    func roundTrip() async {
+        await propertyCheck(count: 500, input: anyBytes) { bytes in
+            let text = Base64URL.encode(bytes)
+            #expect(text.utf8.allSatisfy { base64URLAlphabet.contains($0) })
+            #expect(Base64URL.decode(text) == bytes)
+        }
+    }
+
+    @Test("any text either fails to decode or is the one canonical encoding of what it decodes to")
+    func decodeIsCanonical() async {
+        // Mostly alphabet characters (so that many decode), with padding, space and others mixed in.
+        let character = pick(base64URLAlphabet + Array("=+/ .\n\u{7F}".utf8) + [0xC3, 0xA9])
+        await propertyCheck(count: 1_000, input: character.array(of: 0...80)) { characters in
+            let text = String(decoding: characters, as: UTF8.self)
+            if let bytes = Base64URL.decode(text) {
+                #expect(Base64URL.encode(bytes) == text)
+            }
+        }
+    }
+
+    @Test("Base64URLBytes in JSON: decodes exactly the texts Base64URL accepts")
+    func jsonField() async {
+        let character = pick(base64URLAlphabet + Array("=+/".utf8))
+        await propertyCheck(count: 300, input: character.array(of: 0...40)) { characters in
+            let text = String(decoding: characters, as: UTF8.self)
+            let json = Data("{\"signature\":\"\(text)\"}".utf8)
+            let decoded = try? WireJSON.makeDecoder().decode(VerifyRegistrationRequest.self, from: json)
+            #expect(decoded?.signature.data == Base64URL.decode(text))
+        }
+    }
+}
+
+@Suite("Public keys, property-based")
+struct PublicKeyProperties {
+    @Test("random bytes never crash the key parser, and whatever it accepts re-parses to the same key", arguments: SignatureAlgorithm.allCases)
+    func randomBytes(algorithm: SignatureAlgorithm) async {
+        let sized = pick([0, 1, 31, 32, 33, 44, 64, 65, 66, 91, 120]).map { count in count }
+        await propertyCheck(count: 500, input: anyBytes, sized) { bytes, length in
+            for candidate in [bytes, Data(bytes.prefix(length)), Data([0x04]) + bytes.prefix(64)] {
+                if let key = try? DevicePublicKey(algorithm: algorithm, bytes: candidate) {
+                    #expect((try? DevicePublicKey(algorithm: algorithm, canonicalBytes: key.canonicalBytes)) == key)
+                    #expect((try? DevicePublicKey(algorithm: algorithm, bytes: key.subjectPublicKeyInfo)) == key)
+                }
+            }
+        }
+    }
+
+    @Test("real ES256 keys parse from X9.63 and SubjectPublicKeyInfo to the same key; one flipped byte never gives it back")
+    func es256Keys() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...90), Gen.uint8(in: 1...255)) { position, flip in
+            let key = P256.Signing.PrivateKey().publicKey
+            let x963 = try DevicePublicKey(algorithm: .es256, bytes: key.x963Representation)
+            let spki = try DevicePublicKey(algorithm: .es256, bytes: key.derRepresentation)
+            #expect(x963 == spki)
+            #expect(x963.canonicalBytes == key.x963Representation)
+            for encoding in [key.x963Representation, key.derRepresentation] where position < encoding.count {
+                var tampered = encoding
+                tampered[tampered.startIndex + position] ^= flip
+                if let parsed = try? DevicePublicKey(algorithm: .es256, bytes: tampered) {
+                    #expect(parsed != x963)
+                }
+            }
+        }
+    }
+
+    @Test("real Ed25519 keys parse from raw and SubjectPublicKeyInfo to the same key; one flipped byte never gives it back")
+    func ed25519Keys() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...43), Gen.uint8(in: 1...255)) { position, flip in
+            let key = Curve25519.Signing.PrivateKey().publicKey
+            let raw = try DevicePublicKey(algorithm: .ed25519, bytes: key.rawRepresentation)
+            #expect((try? DevicePublicKey(algorithm: .ed25519, bytes: raw.subjectPublicKeyInfo)) == raw)
+            for encoding in [key.rawRepresentation, raw.subjectPublicKeyInfo] where position < encoding.count {
+                var tampered = encoding
+                tampered[tampered.startIndex + position] ^= flip
+                if let parsed = try? DevicePublicKey(algorithm: .ed25519, bytes: tampered) {
+                    #expect(parsed != raw)
+                }
+            }
+        }
+    }
+}
+
+@Suite("Signatures, property-based")
+struct SignatureProperties {
+    @Test("random bytes never crash the DER parser; whatever it accepts is its own strict encoding")
+    func randomDER() async {
+        // Shapes near DER: a SEQUENCE header over random content, and plain random bytes.
+        let nearDER = anyBytes.map { body in Data([0x30, UInt8(truncatingIfNeeded: body.count)]) + body }
+        await propertyCheck(count: 1_000, input: anyBytes, nearDER) { random, sequence in
+            for candidate in [random, sequence] {
+                if let parsed = try? DeviceSignature(algorithm: .es256, bytes: candidate), case let raw = Self.raw(parsed) {
+                    #expect(DeviceSignature.derEncoding(ofRawES256: raw) == candidate)
+                }
+            }
+        }
+    }
+
+    @Test("raw r||s → strict DER → parse gives r||s back")
+    func derRoundTrip() async {
+        await propertyCheck(count: 500, input: Gen.uint8().array(of: 64)) { bytes in
+            let raw = Data(bytes)
+            let der = DeviceSignature.derEncoding(ofRawES256: raw)
+            if let parsed = try? DeviceSignature(algorithm: .es256, bytes: der) {
+                #expect(Self.raw(parsed) == raw)
+            } else {
+                // Only zero scalars are refused (DER cannot be strict about an INTEGER 0 signature value).
+                #expect(raw.prefix(32).allSatisfy { $0 == 0 } || raw.suffix(32).allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
+    @Test("real ES256 signatures parse, verify, and are refused with any byte appended or removed")
+    func realSignatures() async {
+        await propertyCheck(count: 60, input: anyBytes) { message in
+            let key = P256.Signing.PrivateKey()
+            let der = try key.signature(for: message).derRepresentation
+            let parsed = try DeviceSignature(algorithm: .es256, bytes: der)
+            let publicKey = try DevicePublicKey(algorithm: .es256, bytes: key.publicKey.x963Representation)
+            #expect(publicKey.isValidSignature(parsed, for: message))
+            #expect((try? DeviceSignature(algorithm: .es256, bytes: der + [0])) == nil)
+            #expect((try? DeviceSignature(algorithm: .es256, bytes: der.dropLast())) == nil)
+        }
+    }
+
+    @Test("Ed25519 signatures: exactly 64 bytes are accepted")
+    func ed25519Length() async {
+        await propertyCheck(count: 300, input: anyBytes) { bytes in
+            #expect(((try? DeviceSignature(algorithm: .ed25519, bytes: bytes)) != nil) == (bytes.count == 64))
+        }
+    }
+
+    /// The raw `r || s` an ES256 signature parsed to.
+    static func raw(_ signature: DeviceSignature) -> Data {
+        if case .es256(let raw) = signature.value { return raw }
+        return Data()
+    }
+}
+
+@Suite("JSON bodies, property-based")
+struct JSONBodyProperties {
+    private static let text = Gen<UnicodeScalar>.unicodeScalar(in: "\u{0}"..."\u{2FF}").array(of: 0...20).map { scalars in
+        String(String.UnicodeScalarView(scalars))
+    }
+
+    @Test("random bytes never crash the body decoder, for every request type")
+    func randomBodies() async {
+        let structured = pick(Array(#"{}[]":,0123456789.eE+-truefalsnl \#\"abcuser_namepasswordpinsignature"#.utf8)).array(of: 0...60).map { Data($0) }
+        await propertyCheck(count: 1_000, input: anyBytes, structured) { random, shaped in
+            for body in [random, shaped] {
+                let decoder = WireJSON.makeDecoder()
+                _ = try? decoder.decode(CreateUserRequest.self, from: body)
+                _ = try? decoder.decode(PasswordSignInRequest.self, from: body)
+                _ = try? decoder.decode(PINSignInRequest.self, from: body)
+                _ = try? decoder.decode(SetPINRequest.self, from: body)
+                _ = try? decoder.decode(StartRegistrationRequest.self, from: body)
+                _ = try? decoder.decode(VerifyRegistrationRequest.self, from: body)
+                _ = try? decoder.decode(CreateChallengeRequest.self, from: body)
+                _ = try? decoder.decode(BiometricSignInRequest.self, from: body)
+            }
+        }
+    }
+
+    @Test("every request body round-trips through the wire encoding")
+    func roundTrip() async {
+        let minutes = Gen.int(in: -10...50_000)
+        await propertyCheck(count: 300, input: Self.text, Self.text, anyBytes, minutes) { first, second, bytes, minutes in
+            let encoder = WireJSON.makeEncoder()
+            let decoder = WireJSON.makeDecoder()
+            let password = PasswordSignInRequest(username: first, password: second, sessionDurationMinutes: minutes)
+            #expect((try? decoder.decode(PasswordSignInRequest.self, from: encoder.encode(password))) == password)
+            let user = CreateUserRequest(username: first, password: second)
+            #expect((try? decoder.decode(CreateUserRequest.self, from: encoder.encode(user))) == user)
+            let start = StartRegistrationRequest(algorithm: .ed25519, publicKey: bytes, label: second)
+            #expect((try? decoder.decode(StartRegistrationRequest.self, from: encoder.encode(start))) == start)
+            let signIn = BiometricSignInRequest(challengeID: first, signature: bytes, sessionDurationMinutes: minutes)
+            #expect((try? decoder.decode(BiometricSignInRequest.self, from: encoder.encode(signIn))) == signIn)
+        }
+    }
+}
+
+@Suite("Signed message, property-based")
+struct SignedMessageProperties {
+    private static let field = Gen<UnicodeScalar>.unicodeScalar(in: "\u{0}"..."\u{FF}").array(of: 0...12).map { scalars in
+        String(String.UnicodeScalarView(scalars))
+    }
+    private static let ceremony = Gen<Ceremony>.case
+    private static let challenge = Gen.uint8().array(of: 0...40).map { Data($0) }
+
+    /// An independent decoder of the layout in docs/PROTOCOL.md §2.
+    static func decode(_ bytes: Data) -> SignedMessage? {
+        var rest = [UInt8](bytes)
+        guard rest.starts(with: SignedMessage.tag) else { return nil }
+        rest.removeFirst(SignedMessage.tag.count)
+        guard let ceremonyByte = rest.first, let ceremony = Ceremony(rawValue: ceremonyByte) else { return nil }
+        rest.removeFirst()
+        var fields: [[UInt8]] = []
+        for _ in 0..<3 {
+            guard rest.count >= 2 else { return nil }
+            let length = Int(rest[0]) << 8 | Int(rest[1])
+            guard rest.count >= 2 + length else { return nil }
+            fields.append(Array(rest[2..<(2 + length)]))
+            rest.removeFirst(2 + length)
+        }
+        guard rest.isEmpty, let rp = String(validating: fields[0], as: UTF8.self),
+              let registration = String(validating: fields[1], as: UTF8.self) else { return nil }
+        return SignedMessage(ceremony: ceremony, relyingPartyID: rp, registrationID: registration, challenge: Data(fields[2]))
+    }
+
+    @Test("encoding round-trips: the bytes give back every field")
+    func roundTrip() async {
+        await propertyCheck(count: 1_000, input: Self.ceremony, Self.field, Self.field, Self.challenge) { ceremony, rp, registration, challenge in
+            let message = SignedMessage(ceremony: ceremony, relyingPartyID: rp, registrationID: registration, challenge: challenge)
+            #expect((try? message.encoded()).flatMap(Self.decode) == message)
+        }
+    }
+
+    @Test("encoding is injective: different fields never give the same bytes")
+    func injective() async {
+        // Short fields from a tiny alphabet, so that shifted boundaries ("ab","c" vs "a","bc") occur often.
+        let tiny = pick(["a", "b", "\u{0}"]).string(of: 0...3)
+        let tinyChallenge = pick([0x00, 0x61, 0x62]).array(of: 0...3).map { Data($0) }
+        let message = zip(Self.ceremony, tiny, tiny, tinyChallenge).map { ceremony, rp, registration, challenge in
+            SignedMessage(ceremony: ceremony, relyingPartyID: rp, registrationID: registration, challenge: challenge)
+        }
+        await propertyCheck(count: 2_000, input: message, message) { first, second in
+            if first != second {
+                #expect((try? first.encoded()) != (try? second.encoded()))
+            } else {
+                #expect((try? first.encoded()) == (try? second.encoded()))
+            }
+        }
+    }
+
+    @Test("a field over 65,535 bytes is refused, never truncated")
+    func tooLong() async {
+        await propertyCheck(count: 20, input: Gen.int(in: 65_536...70_000)) { length in
+            let message = SignedMessage(ceremony: .registration, relyingPartyID: "rp", registrationID: String(repeating: "r", count: length), challenge: Data())
+            #expect(throws: SignedMessage.FieldTooLong.self) { try message.encoded() }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import BioAuthProtocol
+@testable import BioAuthServer
+import Foundation
+import Hummingbird
+import Testing
+
+/// Every limit that keeps one client from filling the database or starving the others, each with
+/// its clear error. Windows move with the test's clock, never the wall clock.
+@Suite("Limits")
+struct LimitsTests {
+    private func retryAfter(_ answer: APIResponse) -> Int? {
+        answer.headers.first(where: { $0.name.canonicalName == "retry-after" }).flatMap { Int($0.value) }
+    }
+
+    @Test("requests per client address per minute: one more is 429 rate_limited with Retry-After, the next minute is open again")
+    func requestsPerAddress() async throws {
+        try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 5 }) { server in
+            for _ in 0..<5 {
+                #expect(try await server.api.call(.get, "/health").status == .ok)
+            }
+            let limited = try await server.api.expectError(.rateLimited, .get, "/health")
+            #expect(limited.status == .tooManyRequests)
+            let wait = try #require(retryAfter(limited))
+            #expect((1...60).contains(wait))
+            // Also the calls that would write: refused before they touch the database.
+            let before = try await server.snapshot()
+            try await server.api.expectError(.rateLimited, .post, "/v1/users", json: CreateUserRequest(username: "blocked", password: "correct horse battery"))
+            #expect(try await server.snapshot() == before)
+            server.clock.advance(seconds: TimeInterval(wait))
+            #expect(try await server.api.call(.get, "/health").status == .ok)
+        }
+    }
+
+    @Test("X-Forwarded-For is ignored unless trusted: a client cannot rotate it to escape the limit")
+    func forwardedForIgnoredByDefault() async throws {
+        try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 3 }) { server in
+            for index in 0..<3 {
+                #expect(try await server.api.call(.get, "/health", headers: [.init("X-Forwarded-For")!: "10.0.0.\(index)"]).status == .ok)
+            }
+            try await server.api.expectError(.rateLimited, .get, "/health")
+            let rotated = try await server.api.call(.get, "/health", headers: [.init("X-Forwarded-For")!: "10.9.9.9"])
+            #expect(rotated.errorCode == .rateLimited)
+        }
+    }
+
+    @Test("behind a trusted proxy each forwarded address has its own limit; one busy client does not starve another")
+    func forwardedForTrusted() async throws {
+        try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 3; $0.trustForwardedFor = true }) { server in
+            let busy: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.1, 10.0.0.1"]
+            let calm: HTTPFields = [.init("X-Forwarded-For")!: "10.0.0.2"]
+            for _ in 0..<3 {
+                let answer = try await server.api.call(.get, "/health", headers: busy)
+                #expect(answer.status == .ok)
+            }
+            let limited = try await server.api.call(.get, "/health", headers: busy)
+            #expect(limited.errorCode == .rateLimited)
+            let other = try await server.api.call(.get, "/health", headers: calm)
+            #expect(other.status == .ok)
+        }
+    }
+
+    @Test("challenges per registration per minute: one more is 429 rate_limited and stores nothing")
+    func challengesPerRegistration() async throws {
+        try await TestServer.run(configure: { $0.challengesPerRegistrationPerMinute = 2 }) { server in
+            let account = try await server.api.newAccount()
+            let key = TestDeviceKey.es256()
+            let registration = try await server.api.register(key, token: account.sessionToken)
+            let other = try await server.api.register(.ed25519(), token: account.sessionToken)
+            _ = try await server.api.challenge(for: registration.id)
+            _ = try await server.api.challenge(for: registration.id)
+            let before = try await server.snapshot()
+            let limited = try await server.api.expectError(.rateLimited, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id))
+            let wait = try #require(retryAfter(limited))
+            #expect((1...60).contains(wait))
+            #expect(try await server.snapshot() == before)
+            // Per registration: another one is not affected.
+            _ = try await server.api.challenge(for: other.id)
+            server.clock.advance(seconds: TimeInterval(wait))
+            _ = try await server.api.biometricSignIn(key, registrationID: registration.id)
+        }
+    }
+
+    @Test("pending registrations per user: one more is 409 too_many_registrations until one is verified or deleted")
+    func pendingRegistrationsPerUser() async throws {
+        try await TestServer.run(configure: { $0.maxPendingRegistrationsPerUser = 2 }) { server in
+            let account = try await server.api.newAccount()
+            let token = account.sessionToken
+            let first = TestDeviceKey.ed25519()
+            let started = try await server.api.startRegistration(first, token: token)
+            let second = try await server.api.startRegistration(.ed25519(), token: token)
+            let before = try await server.snapshot()
+            try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.ed25519().publicKey()), token: token)
+            #expect(try await server.snapshot() == before)
+            // Verifying one frees a pending slot.
+            let signature = first.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
+            _ = try await server.api.expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(started.registrationID)/verify",
+                                            json: VerifyRegistrationRequest(signature: signature), token: token)
+            _ = try await server.api.startRegistration(.ed25519(), token: token)
+            // Deleting one frees one too.
+            try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.ed25519().publicKey()), token: token)
+            #expect(try await server.api.call(.delete, "/v1/biometric/registrations/\(second.registrationID)", token: token).status == .noContent)
+            _ = try await server.api.startRegistration(.ed25519(), token: token)
+        }
+    }
+
+    @Test("a request head over the limit is 400 invalid_request in the error shape, and changes nothing")
+    func headerSizeLimit() async throws {
+        try await TestServer.run(configure: { $0.maxHeaderBytes = 4_096 }) { server in
+            let account = try await server.api.newAccount()
+            let before = try await server.snapshot()
+            let big: HTTPFields = [.init("X-Padding")!: String(repeating: "a", count: 5_000)]
+            let answer = try await server.api.call(.post, "/v1/users", json: CreateUserRequest(username: "padded", password: "correct horse battery"), headers: big)
+            #expect(answer.errorCode == .invalidRequest)
+            #expect(try await server.api.call(.get, "/v1/sessions/current", token: account.sessionToken, headers: big).errorCode == .invalidRequest)
+            #expect(try await server.snapshot() == before)
+            // Just under the limit is served.
+            let fits: HTTPFields = [.init("X-Padding")!: String(repeating: "a", count: 3_000)]
+            #expect(try await server.api.call(.get, "/health", headers: fits).status == .ok)
+        }
+    }
+
+    @Test("a stalled client is disconnected after the request timeout; others are served meanwhile")
+    func stalledClientIsDisconnected() async throws {
+        try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(300) }) { server in
+            let port = try #require(server.api.client.port)
+            let stalledHead = try RawSocket(port: port)
+            stalledHead.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Le")
+            let stalledBody = try RawSocket(port: port)
+            stalledBody.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n{\"username\":")
+            // An honest client on its own connection is served meanwhile (the test's HTTP client
+            // would itself be idle-closed at this timeout, so this one speaks raw HTTP too).
+            let honest = try RawSocket(port: port)
+            honest.send("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let answer = String(decoding: honest.readUntilClosed() ?? Data(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            // Each read returns once the server closes the connection (bounded by 20 s, never reached).
+            let head = stalledHead.readUntilClosed()
+            let body = stalledBody.readUntilClosed()
+            #expect(head != nil, "a client stalled in its headers still holds its connection")
+            #expect(body != nil, "a client stalled in its body still holds its connection")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A plain TCP connection to the loopback test server, for clients no HTTP library would be: ones
+/// that stall, send garbage, or never finish a request.
+final class RawSocket {
+    private let fd: Int32
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        // A read waits at most 20 s: a bound for a broken server, never the thing under test.
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: Data) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let sent = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+    }
+
+    func send(_ text: String) { send(Data(text.utf8)) }
+
+    /// Half-closes: the server reads end of input.
+    func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Everything until the server closes the connection; nil if it is still open after the bound.
+    func readUntilClosed() -> Data? {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return received }
+            if count < 0 { return errno == EINTR ? received : (errno == ECONNRESET ? received : nil) }
+            received.append(contentsOf: buffer[0..<count])
+        }
+    }
+}
