@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 
 /// A BioAuth server: its open, migrated database and the HTTP application over it.
 ///
@@ -13,10 +14,18 @@ public struct AuthServer: Sendable {
     public let configuration: ServerConfiguration
     let database: any DatabaseProvider
     private let logger: Logger
+    /// This server's metrics, served at `GET /metrics`.
+    let metrics = ServerMetrics()
 
     /// Opens (creating and migrating as needed) the database the configuration names.
     public static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
-        let database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, logger: logger)
+        let database: any DatabaseProvider
+        if PostgresDatabaseProvider.isURL(configuration.databasePath) {
+            database = try await PostgresDatabaseProvider.open(
+                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, logger: logger)
+        } else {
+            database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, logger: logger)
+        }
         do {
             try await Migrator.migrate(database, now: configuration.timeSource.now(), logger: logger)
         } catch {
@@ -39,8 +48,12 @@ public struct AuthServer: Sendable {
         // contract's JSON 400 from RequestLimitsMiddleware; beyond it NIO answers a bare 400 and
         // closes the connection.
         let decoderLimit = configuration.maxHeaderBytes + 16 * 1024
+        // The idle timeout closes silent connections; the deadline handler also closes ones that
+        // trickle a request too slowly to ever go idle.
+        let requestTimeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9))
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
+            additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
+            idleTimeout: requestTimeout,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000))
         return Application(
             router: makeRouter(),
@@ -53,10 +66,32 @@ public struct AuthServer: Sendable {
         )
     }
 
+    /// The periodic purge of expired rows (see ``Housekeeping``).
+    var housekeeping: Housekeeping {
+        Housekeeping(database: database, time: configuration.timeSource, challengeTTL: configuration.challengeTTL,
+                     retention: configuration.expiredSessionRetention, logger: logger)
+    }
+
+    /// Removes expired challenges, long-ended sessions, stale pending registrations and spent
+    /// limit counters now (the server also does it every ``ServerConfiguration/purgeInterval``).
+    @discardableResult
+    func purge() async throws -> Housekeeping.Report {
+        try await housekeeping.purge()
+    }
+
     /// Serves until SIGINT or SIGTERM, lets in-flight requests finish, then closes the database.
+    /// Meanwhile the purge runs every ``ServerConfiguration/purgeInterval``.
     public func run(onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) async throws {
+        let application = application(onServerRunning: onServerRunning)
+        let housekeeping = housekeeping
+        let interval = configuration.purgeInterval
         do {
-            try await application(onServerRunning: onServerRunning).runService()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await application.runService() }
+                group.addTask { await housekeeping.runPeriodically(every: interval) }
+                try await group.next()  // the server: returns after a signal, throws when it cannot start
+                group.cancelAll()
+            }
         } catch {
             try? await close()
             throw error
@@ -78,18 +113,20 @@ public struct AuthServer: Sendable {
         let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration)
         let accounts = AccountRoutes(
             accounts: AccountService(database: database, hasher: hasher, time: time),
-            signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time))
+            signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time, metrics: metrics))
         let biometrics = BiometricRoutes(biometrics: BiometricService(
             database: database, sessions: sessions, time: time, relyingPartyID: configuration.relyingPartyID,
             challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
             maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
             challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute))
-        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
+        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes, metrics: metrics,
+                              database: database, time: time)
         let sessionRoutes = SessionRoutes(sessions: sessions)
 
         let router = Router(context: BioAuthRequestContext.self)
         // Method and path only: no headers (they carry the bearer token), never bodies.
         router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+        router.add(middleware: MetricsRecordingMiddleware(metrics: metrics))
         router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
         router.add(middleware: RequestLimitsMiddleware(
             limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),

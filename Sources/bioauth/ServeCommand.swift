@@ -12,11 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the BioAuth server.",
         discussion: """
-            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_DATABASE, \
+            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_DATABASE, BIOAUTH_DATABASE_CONNECTIONS, \
             BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
             BIOAUTH_MAX_REGISTRATIONS, BIOAUTH_MAX_PENDING_REGISTRATIONS, BIOAUTH_CHALLENGES_PER_MINUTE, \
             BIOAUTH_REQUESTS_PER_MINUTE, BIOAUTH_TRUST_FORWARDED_FOR, BIOAUTH_REQUEST_TIMEOUT, BIOAUTH_MAX_HEADER_BYTES, \
-            BIOAUTH_LOG_LEVEL.
+            BIOAUTH_PURGE_INTERVAL, BIOAUTH_SESSION_RETENTION_DAYS, BIOAUTH_LOG_LEVEL.
             """
     )
 
@@ -26,8 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one. [env: BIOAUTH_PORT] (default: 8080)")
     var port: Int?
 
-    @Option(help: "SQLite database file. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
+    @Option(help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
     var database: String?
+
+    @Option(name: .customLong("database-connections"), help: "Most PostgreSQL connections this instance opens, 1...1000. [env: BIOAUTH_DATABASE_CONNECTIONS] (default: 20)")
+    var databaseConnections: Int?
 
     @Option(name: .customLong("relying-party"), help: "Relying-party id signed into every message. [env: BIOAUTH_RELYING_PARTY] (default: localhost)")
     var relyingParty: String?
@@ -62,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-header-bytes"), help: "Largest request head in bytes, 1024...1048576. [env: BIOAUTH_MAX_HEADER_BYTES] (default: 16384)")
     var maxHeaderBytes: Int?
 
+    @Option(name: .customLong("purge-interval"), help: "Seconds between purges of expired rows, 1...86400. [env: BIOAUTH_PURGE_INTERVAL] (default: 300)")
+    var purgeInterval: Int?
+
+    @Option(name: .customLong("session-retention-days"), help: "Days expired and revoked sessions are kept before the purge, 0...3650. [env: BIOAUTH_SESSION_RETENTION_DAYS] (default: 7)")
+    var sessionRetentionDays: Int?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: BIOAUTH_LOG_LEVEL] (default: info)")
     var logLevel: String?
 
@@ -73,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             let server = try await AuthServer.open(configuration: settings.configuration, logger: logger)
             try await server.run { host, port in
                 // Unbuffered, so a supervisor or test reading the pipe sees it at once.
-                let line = "BioAuth listening on http://\(host):\(port) (database \(settings.configuration.databasePath), relying party \(settings.configuration.relyingPartyID))\n"
+                let line = "BioAuth listening on http://\(host):\(port) (database \(settings.configuration.databaseDescription), relying party \(settings.configuration.relyingPartyID))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         } catch {
@@ -118,6 +127,9 @@ struct ServeCommand: AsyncParsableCommand {
             guard range.contains(number) else { throw ValidationError("--\(name) must be \(range.lowerBound)...\(range.upperBound).") }
             return number
         }
+        if let number = try limit(databaseConnections, "BIOAUTH_DATABASE_CONNECTIONS", "database-connections", 1...1_000) {
+            configuration.databaseMaxConnections = number
+        }
         if let number = try limit(maxRegistrations, "BIOAUTH_MAX_REGISTRATIONS", "max-registrations", 1...1_000) {
             configuration.maxRegistrationsPerUser = number
         }
@@ -138,6 +150,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let bytes = try limit(maxHeaderBytes, "BIOAUTH_MAX_HEADER_BYTES", "max-header-bytes", 1_024...1_048_576) {
             configuration.maxHeaderBytes = bytes
+        }
+        if let seconds = try limit(purgeInterval, "BIOAUTH_PURGE_INTERVAL", "purge-interval", 1...86_400) {
+            configuration.purgeInterval = .seconds(seconds)
+        }
+        if let days = try limit(sessionRetentionDays, "BIOAUTH_SESSION_RETENTION_DAYS", "session-retention-days", 0...3_650) {
+            configuration.expiredSessionRetention = .seconds(days * 86_400)
         }
         let levelText = try value(logLevel, "BIOAUTH_LOG_LEVEL", parse: { $0 }) ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else { throw ValidationError("--log-level \(levelText) is not a log level.") }

@@ -2,6 +2,7 @@ import BioAuthProtocol
 @testable import BioAuthServer
 import Foundation
 import Hummingbird
+import Synchronization
 import Testing
 
 /// Every limit that keeps one client from filling the database or starving the others, each with
@@ -123,7 +124,9 @@ struct LimitsTests {
 
     @Test("a stalled client is disconnected after the request timeout; others are served meanwhile")
     func stalledClientIsDisconnected() async throws {
-        try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(300) }) { server in
+        // 1 s rather than less: the deadline counts from connection set-up, and on a loaded 2-core
+        // machine running tests in parallel the honest request must still arrive within it.
+        try await TestServer.run(configure: { $0.requestTimeout = .seconds(1) }) { server in
             let port = try #require(server.api.client.port)
             let stalledHead = try RawSocket(port: port)
             stalledHead.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Le")
@@ -140,6 +143,30 @@ struct LimitsTests {
             let body = stalledBody.readUntilClosed()
             #expect(head != nil, "a client stalled in its headers still holds its connection")
             #expect(body != nil, "a client stalled in its body still holds its connection")
+        }
+    }
+
+    @Test("a client that trickles its request, never idle, is disconnected when the request timeout runs out")
+    func tricklingClientIsDisconnected() async throws {
+        try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(400) }) { server in
+            let port = try #require(server.api.client.port)
+            let slow = try RawSocket(port: port)
+            let trickling = Mutex(true)
+            slow.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            // One byte every 100 ms: never idle for the 400 ms timeout. Bounded: 100 bytes, 10 s.
+            let trickle = Task.detached {
+                for _ in 0..<100 where !Task.isCancelled {
+                    slow.send("a")
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                slow.send("\r\n\r\n")
+                trickling.withLock { $0 = false }
+            }
+            let received = slow.readUntilClosed()
+            let closedWhileTrickling = trickling.withLock { $0 }
+            trickle.cancel()
+            #expect(received == Data(), "closed without an answer")
+            #expect(closedWhileTrickling, "the server closed the connection before the slow request was complete")
         }
     }
 }

@@ -80,10 +80,7 @@ struct LockoutTests {
 
     @Test("lockout counters survive a restart")
     func countersSurviveRestart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("bioauth.sqlite").path
+        try await TestDatabase.current.withFreshDatabase { path in
         let username = try await TestServer.run(configure: { $0.databasePath = path }) { server in
             let user = try await server.api.signUp()
             for _ in 0..<3 { _ = try await wrongPassword(server, user.username) }
@@ -96,6 +93,7 @@ struct LockoutTests {
             }
             let answer = try await wrongPassword(server, username)
             #expect(answer.errorCode == .locked)
+        }
         }
     }
 }

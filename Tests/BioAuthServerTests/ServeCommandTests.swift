@@ -115,10 +115,21 @@ struct ServeCommandTests {
         #expect(!server.stderr.contains("Backtrac"))
     }
 
+    @Test("an unreachable PostgreSQL is one clear line, without the password")
+    func unreachablePostgres() async throws {
+        // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
+        let server = try ServeProcess(["serve", "--port", "0", "--database", "postgres://bioauth:s3cret-pw@127.0.0.1:1/bioauth?sslmode=disable"])
+        #expect(try await server.waitForExit(timeout: .seconds(60)) == 1)
+        let lines = server.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at postgres://bioauth:***@127.0.0.1:1/bioauth"), "stderr: \(server.stderr)")
+        #expect(!server.stderr.contains("s3cret-pw") && !server.stdout.contains("s3cret-pw"))
+    }
+
     @Test("an invalid flag value is refused with a usage error", arguments: [
         ["--port", "abc"], ["--port", "70000"], ["--session-minutes", "2"], ["--challenge-ttl", "0"], ["--no-such-flag"],
         ["--requests-per-minute", "0"], ["--max-pending-registrations", "0"], ["--challenges-per-minute", "0"],
         ["--request-timeout", "0"], ["--max-header-bytes", "10"], ["--max-registrations", "0"],
+        ["--purge-interval", "0"], ["--session-retention-days", "-1"], ["--database-connections", "0"],
     ])
     func invalidFlag(arguments: [String]) async throws {
         let server = try ServeProcess(["serve"] + arguments)

@@ -1,5 +1,6 @@
 import BioAuthKit
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,7 +17,7 @@ public final class WireTap: HTTPTransport, @unchecked Sendable {
     }
 
     private let next: any HTTPTransport
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Taps `next`.
     public init(_ next: any HTTPTransport = URLSessionTransport()) {

@@ -7,8 +7,11 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port to listen on (0 picks a free one).
     public var port: Int = 8080
-    /// Path of the SQLite database file.
+    /// Where the data lives: a `postgres://USER:PASSWORD@HOST:PORT/DATABASE` URL (PostgreSQL,
+    /// several instances may share it) or anything else, the path of a SQLite file.
     public var databasePath: String = "./bioauth.sqlite"
+    /// Largest number of PostgreSQL connections this instance opens (ignored for SQLite).
+    public var databaseMaxConnections: Int = 20
     /// The relying-party id every signed message must name.
     public var relyingPartyID: String = "localhost"
     /// How long a challenge can be answered.
@@ -41,6 +44,11 @@ public struct ServerConfiguration: Sendable {
     /// The largest request head (all header names and values) answered normally; a larger one is
     /// 400 `invalid_request`.
     public var maxHeaderBytes: Int = 16 * 1024
+    /// How often expired challenges and sessions, stale pending registrations and spent limit
+    /// counters are purged.
+    public var purgeInterval: Duration = .seconds(300)
+    /// How long sessions are kept after they expired or were revoked, before the purge removes them.
+    public var expiredSessionRetention: Duration = Housekeeping.defaultRetention
     /// The clock (tests move it).
     var timeSource: TimeSource = .system
 
@@ -49,6 +57,11 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// The database location fit for logs: a PostgreSQL URL without its password.
+    public var databaseDescription: String {
+        PostgresDatabaseProvider.isURL(databasePath) ? PostgresDatabaseProvider.redacted(databasePath) : databasePath
+    }
+
     /// Uses a clock other than the system's; for tests that move time.
     public mutating func useClock(_ now: @escaping @Sendable () -> Date) {
         timeSource = TimeSource(now: now)

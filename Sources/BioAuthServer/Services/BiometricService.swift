@@ -45,6 +45,9 @@ struct BiometricService: Sendable {
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
         try await database.transaction { db in
+            // The counts below decide the insert: lock the user's row so that concurrent starts on
+            // PostgreSQL (READ COMMITTED, several instances) queue here, as SQLite's writers do.
+            try await db.raw("UPDATE users SET id = id WHERE id = \(bind: caller.userID)").run()
             let held = try await db.raw("""
                 SELECT COUNT(*) AS held FROM registrations
                 WHERE user_id = \(bind: caller.userID) AND status IN ('pending', 'active')

@@ -55,13 +55,16 @@ struct FactorLockout: Sendable {
     }
 
     /// Records that reserved attempt number `attempt` failed; the `threshold`-th failure locks.
-    func recordFailure(_ db: any SQLDatabase, usernameKey: String, factor: Factor, attempt: Int, now: Date) async throws {
-        guard attempt >= threshold else { return }
+    /// Returns whether this failure locked the factor.
+    @discardableResult
+    func recordFailure(_ db: any SQLDatabase, usernameKey: String, factor: Factor, attempt: Int, now: Date) async throws -> Bool {
+        guard attempt >= threshold else { return false }
         let until = now.millisecondsSince1970 + Int64(durationSeconds) * 1000
-        try await db.raw("""
+        return try await !db.raw("""
             UPDATE factor_failures SET locked_until = \(bind: until)
             WHERE username_key = \(bind: usernameKey) AND factor = \(bind: factor.rawValue) AND locked_until IS NULL
-            """).run()
+            RETURNING factor
+            """).all().isEmpty
     }
 
     /// Clears the count after a success (or a new secret).

@@ -13,6 +13,7 @@ struct SecretSignInService: Sendable {
     let lockout: FactorLockout
     let sessions: SessionService
     let time: TimeSource
+    let metrics: ServerMetrics
 
     /// Signs in with username and password.
     func signIn(_ request: PasswordSignInRequest) async throws -> SignInResponse {
@@ -53,18 +54,21 @@ struct SecretSignInService: Sendable {
         case .attempt(let number):
             attempt = number
         case .locked(let seconds):
+            metrics.lockedAttempt(factor)
             throw APIError(.locked, "Too many failed attempts; try again later.", retryAfterSeconds: seconds)
         }
         let matches = try await hasher.verify(secret, against: storedHash)
         let now = time.now()
 
         guard matches, let user else {
-            try await database.transaction { db in
-                try await lockout.recordFailure(db, usernameKey: username.key, factor: factor, attempt: attempt, now: now)
+            let locked = try await database.transaction { db -> Bool in
+                let locked = try await lockout.recordFailure(db, usernameKey: username.key, factor: factor, attempt: attempt, now: now)
                 if let user {
                     try await AuditLog.record(db, userID: user.id, type: eventType, outcome: .failure, at: now)
                 }
+                return locked
             }
+            if locked { metrics.lockout(factor) }
             throw invalidCredentials
         }
 

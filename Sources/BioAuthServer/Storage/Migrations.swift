@@ -115,13 +115,23 @@ enum Migrator {
         var description: String { "the database has schema version \(found), newer than this build's \(known)" }
     }
 
+    /// Serialises migrations of instances starting together on one PostgreSQL (until the end of the
+    /// transaction); SQLite's `BEGIN IMMEDIATE` already does.
+    private static func lockSchema(_ db: any SQLDatabase, _ flavor: SQLFlavor) async throws {
+        if flavor == .postgres {
+            try await db.raw("SELECT pg_advisory_xact_lock(7406150601) AS locked").run()
+        }
+    }
+
     /// Brings the schema up to ``latestVersion``.
     static func migrate(_ database: any DatabaseProvider, now: Date, logger: Logger) async throws {
-        try await database.withDatabase { db in
+        try await database.transaction { db in
+            try await lockSchema(db, database.flavor)
             try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)").run()
         }
         for migration in migrations {
             let applied = try await database.transaction { db -> Bool in
+                try await lockSchema(db, database.flavor)
                 let current = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
                     .decode(column: "version", as: Int?.self) ?? 0
                 if current > latestVersion { throw NewerSchemaError(found: current, known: latestVersion) }

@@ -1,4 +1,6 @@
+@testable import BioAuthServer
 import Foundation
+import SQLKit
 import NIOPosix
 import SQLiteNIO
 
@@ -24,6 +26,22 @@ struct DatabaseSnapshot: Equatable, CustomStringConvertible {
         } catch {
             try? await connection.close()
             throw error
+        }
+    }
+
+    /// Every row of every table of a PostgreSQL database (each row in PostgreSQL's text form).
+    static func read(postgres database: any DatabaseProvider) async throws -> DatabaseSnapshot {
+        try await database.withDatabase { db in
+            var tables: [String: [String]] = [:]
+            let names = try await db.raw("""
+                SELECT table_name::text AS name FROM information_schema.tables
+                WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1
+                """).all().map { try $0.decode(column: "name", as: String.self) }
+            for name in names {
+                tables[name] = try await db.raw("SELECT t::text AS row FROM \(ident: name) t").all()
+                    .map { try $0.decode(column: "row", as: String.self) }.sorted()
+            }
+            return DatabaseSnapshot(tables: tables)
         }
     }
 

@@ -7,7 +7,8 @@ import Darwin
 
 /// A plain TCP connection to the loopback test server, for clients no HTTP library would be: ones
 /// that stall, send garbage, or never finish a request.
-final class RawSocket {
+/// A socket may be written by one task while another reads it: the kernel orders both.
+final class RawSocket: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int) throws {

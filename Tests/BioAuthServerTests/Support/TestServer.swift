@@ -5,7 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 
-/// A real server on a loopback port over a fresh SQLite file, with a clock the test controls.
+/// A real server on a loopback port over a fresh database (SQLite or PostgreSQL, see
+/// ``TestDatabase``), with a clock the test controls.
 struct TestServer: Sendable {
     static let relyingPartyID = "bank.example"
 
@@ -14,19 +15,28 @@ struct TestServer: Sendable {
     let databasePath: String
     let server: AuthServer
 
-    /// Runs `body` against a new server; the database and its folder are removed afterwards.
+    /// Runs `body` against a new server over a new database of the current kind, removed afterwards
+    /// (unless `configure` names a database of its own).
     static func run<T: Sendable>(
+        database kind: TestDatabase = .current,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        try await kind.withFreshDatabase { location in
+            try await run(location: location, logger: logger, configure: configure, body)
+        }
+    }
+
+    private static func run<T: Sendable>(
+        location: String, logger: Logger, configure: (inout ServerConfiguration) -> Void,
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
         let clock = ManualClock()
         var configuration = ServerConfiguration()
         configuration.port = 0
-        configuration.databasePath = folder.appendingPathComponent("bioauth.sqlite").path
+        configuration.databasePath = location
+        configuration.databaseMaxConnections = 8
         configuration.relyingPartyID = relyingPartyID
         configuration.passwordHashCost = 4  // the floor bcrypt allows: tests stay fast
         configuration.useClock { clock.now }
@@ -47,6 +57,9 @@ struct TestServer: Sendable {
 
     /// Every row of the database now.
     func snapshot() async throws -> DatabaseSnapshot {
-        try await DatabaseSnapshot.read(path: databasePath)
+        if PostgresDatabaseProvider.isURL(databasePath) {
+            return try await DatabaseSnapshot.read(postgres: server.database)
+        }
+        return try await DatabaseSnapshot.read(path: databasePath)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Keeps the tables bounded under sustained load (issue 5): a periodic purge, run by every
+/// instance (the deletes are idempotent, so several instances on one database do no harm).
+///
+/// What goes, and when:
+/// - challenges once expired (they can never be answered);
+/// - sessions that expired or were revoked more than ``retention`` ago (kept that long so an
+///   operator can still look at them; they authenticate nothing meanwhile);
+/// - pending registrations whose challenge has expired (they can never be verified; the client
+///   starts a new registration), together with their challenges;
+/// - rate windows older than the current minute, and lockout rows whose lock has run out (both
+///   are exactly equivalent to no row).
+///
+/// Revoked registrations stay: their public keys must remain unusable for new registrations.
+struct Housekeeping: Sendable {
+    /// How long expired and revoked sessions are kept.
+    static let defaultRetention: Duration = .seconds(7 * 24 * 60 * 60)
+
+    let database: any DatabaseProvider
+    let time: TimeSource
+    let challengeTTL: Duration
+    let retention: Duration
+    let logger: Logger
+
+    /// How many rows one purge removed, by table.
+    struct Report: Sendable, Equatable {
+        var challenges = 0
+        var sessions = 0
+        var pendingRegistrations = 0
+        var rateWindows = 0
+        var lockouts = 0
+    }
+
+    /// Removes everything that has outlived its use, as of now.
+    @discardableResult
+    func purge() async throws -> Report {
+        let now = time.now().millisecondsSince1970
+        let sessionCutoff = now - Int64(retention.timeInterval * 1000)
+        let pendingCutoff = now - Int64(challengeTTL.timeInterval * 1000)
+        let windowCutoff = now - now % 60_000
+        return try await database.transaction { db in
+            var report = Report()
+            report.challenges = try await db.raw("DELETE FROM challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
+            report.sessions = try await db.raw("""
+                DELETE FROM sessions
+                WHERE expires_at <= \(bind: sessionCutoff) OR (revoked_at IS NOT NULL AND revoked_at <= \(bind: sessionCutoff))
+                RETURNING id
+                """).all().count
+            // A pending registration's challenge is issued with it and expires challengeTTL later.
+            try await db.raw("""
+                DELETE FROM challenges WHERE registration_id IN (
+                    SELECT id FROM registrations WHERE status = 'pending' AND created_at <= \(bind: pendingCutoff))
+                """).run()
+            report.pendingRegistrations = try await db.raw("""
+                DELETE FROM registrations WHERE status = 'pending' AND created_at <= \(bind: pendingCutoff)
+                  AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.registration_id = registrations.id)
+                RETURNING id
+                """).all().count
+            report.rateWindows = try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: windowCutoff) RETURNING key").all().count
+            report.lockouts = try await db.raw("""
+                DELETE FROM factor_failures WHERE locked_until IS NOT NULL AND locked_until <= \(bind: now) RETURNING username_key
+                """).all().count
+            return report
+        }
+    }
+
+    /// Purges every `interval` until cancelled; a failed purge is logged and retried next time.
+    func runPeriodically(every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            do {
+                let report = try await purge()
+                logger.debug("purged expired rows", metadata: [
+                    "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
+                    "pending_registrations": "\(report.pendingRegistrations)", "rate_windows": "\(report.rateWindows)",
+                    "lockouts": "\(report.lockouts)",
+                ])
+            } catch {
+                logger.warning("purge failed; retrying at the next interval", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import PostgresKit
+import SQLKit
+
+/// PostgreSQL, for running several server instances over one database (issue 5).
+///
+/// A pool of connections (PostgresNIO's `PostgresClient`); every transaction is pinned to one
+/// connection from `BEGIN` to `COMMIT`/`ROLLBACK`, at PostgreSQL's default READ COMMITTED
+/// isolation. The services are written so that this is enough: every check-then-write either is
+/// one atomic statement (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`), is backed by a
+/// UNIQUE constraint (``isUniqueViolation(_:)`` maps SQLSTATE 23505 to the contract's 409), or
+/// first locks the row it depends on (``DatabaseProvider/lockUser(_:id:)``).
+final class PostgresDatabaseProvider: DatabaseProvider {
+    let flavor = SQLFlavor.postgres
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    /// Whether a `--database` value names a PostgreSQL server rather than a SQLite file.
+    static func isURL(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+    }
+
+    /// The URL without its password, for logs and the start-up line.
+    static func redacted(_ location: String) -> String {
+        guard var components = URLComponents(string: location), components.password != nil else { return location }
+        components.password = "***"
+        return components.string ?? "postgres://…"
+    }
+
+    /// Why the database could not be opened, in words fit for a one-line error.
+    struct OpenError: Error, CustomStringConvertible {
+        var url: String
+        var reason: String
+        var description: String { "cannot open database at \(PostgresDatabaseProvider.redacted(url)): \(reason)" }
+    }
+
+    /// The client configuration a `postgres://USER:PASS@HOST:PORT/DB[?sslmode=disable|prefer|require]` URL
+    /// names, and the same for the single connection that probes it at start.
+    static func configuration(url: String, maxConnections: Int) throws -> (PostgresClient.Configuration, PostgresConnection.Configuration) {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
+              let user = components.user, !user.isEmpty else {
+            throw OpenError(url: url, reason: "expected postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        let sslmode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        let probeTLS: PostgresConnection.Configuration.TLS
+        switch sslmode {
+        case "disable": (tls, probeTLS) = (.disable, .disable)
+        case "prefer", "allow": (tls, probeTLS) = (.prefer(.makeClientConfiguration()), .prefer(try .init(configuration: .makeClientConfiguration())))
+        case "require", "verify-ca", "verify-full": (tls, probeTLS) = (.require(.makeClientConfiguration()), .require(try .init(configuration: .makeClientConfiguration())))
+        default: throw OpenError(url: url, reason: "sslmode must be disable, prefer or require")
+        }
+        let port = components.port ?? 5432
+        let databaseName = database.isEmpty ? user : database
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: components.password, database: databaseName, tls: tls)
+        configuration.options.maximumConnections = maxConnections
+        configuration.options.connectionIdleTimeout = .seconds(60)
+        let probe = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: components.password, database: databaseName, tls: probeTLS)
+        return (configuration, probe)
+    }
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        self.runner = Task { await client.run() }
+    }
+
+    /// Connects to the server the URL names (checking it answers now, not on the first sign-in).
+    static func open(url: String, maxConnections: Int = 20, logger: Logger) async throws -> PostgresDatabaseProvider {
+        let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
+        // One plain connection first: the pool retries a refused or failed connection for ever,
+        // while an operator starting the server wants the reason at once.
+        do {
+            let probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
+            try? await probe.close()
+        } catch {
+            throw OpenError(url: url, reason: Self.describe(error))
+        }
+        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        do {
+            // The pool retries failing connections for ever; a start-up probe must give up.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await provider.withDatabase { db in try await db.raw("SELECT 1 AS one").run() }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(10))
+                    throw OpenError(url: url, reason: "no answer within 10 seconds")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            try? await provider.shutdown()
+            if let error = error as? OpenError { throw error }
+            throw OpenError(url: url, reason: Self.describe(error))
+        }
+        return provider
+    }
+
+    /// A PostgreSQL error in one line, with the server's message when there is one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "\(error.code)" + (error.underlying.map { ": \(String(describing: $0))" } ?? "")
+        }
+        return String(describing: error)
+    }
+
+    func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(connection.sql())
+        }
+    }
+
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let db = connection.sql()
+            try await db.raw("BEGIN").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                do {
+                    try await db.raw("ROLLBACK").run()
+                } catch let rollbackError {
+                    logger.error("rollback failed", metadata: ["error": "\(Self.describe(rollbackError))"])
+                }
+                throw error
+            }
+        }
+    }
+
+    func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    func shutdown() async throws {
+        runner.cancel()
+        await runner.value
+    }
+}

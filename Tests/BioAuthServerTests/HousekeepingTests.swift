@@ -1,0 +1,53 @@
+import BioAuthProtocol
+import Foundation
+import Testing
+@testable import BioAuthServer
+
+@Suite("Housekeeping")
+struct HousekeepingTests {
+    @Test("the purge removes exactly what has outlived its use, as the clock moves")
+    func purgeFollowsTheClock() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let key = TestDeviceKey.es256()
+            let registration = try await server.api.register(key, token: account.sessionToken)
+            _ = try await server.api.startRegistration(TestDeviceKey.ed25519(), token: account.sessionToken)  // left pending
+            _ = try await server.api.challenge(for: registration.id)  // never answered
+            let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
+            let signedOut = try await server.api.signIn(account.user.username)
+            try await server.api.call(.delete, "/v1/sessions/current", token: signedOut.sessionToken)
+            let locked = try await server.api.signUp()
+            for _ in 0..<5 {
+                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: locked.username, password: "wrong password!", sessionDurationMinutes: nil))
+            }
+            let before = try await server.snapshot()
+            #expect(try await server.server.purge() == Housekeeping.Report(), "nothing has expired yet")
+            #expect(try await server.snapshot() == before)
+
+            server.clock.advance(seconds: 121)
+            var report = try await server.server.purge()
+            #expect(report == Housekeeping.Report(challenges: 2, pendingRegistrations: 1, rateWindows: 1))
+            let registrations = try await server.api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            #expect(registrations.registrations.map(\.id) == [registration.id], "the active registration stays")
+
+            server.clock.advance(seconds: 15 * 60)
+            report = try await server.server.purge()
+            #expect(report == Housekeeping.Report(lockouts: 1))
+            _ = try await server.api.signIn(locked.username)  // a run-out lock is as if there were none
+
+            // Sessions stay (dead) for the retention period after they end, then go.
+            let live = try await server.api.signIn(account.user.username, minutes: 43_200)
+            server.clock.advance(seconds: 7 * 24 * 3600 - 1100)  // just short of 7 days after the sign-out
+            #expect(try await server.server.purge().sessions == 0)
+            server.clock.advance(seconds: 7200)  // 7 days after the last of them ended
+            report = try await server.server.purge()
+            #expect(report.sessions == 4, "the first password, biometric, signed-out and locked user's sessions")
+            #expect(try await server.api.call(.get, "/v1/sessions/current", token: live.sessionToken).status == .ok)
+            #expect(try await server.api.call(.get, "/v1/sessions/current", token: biometric.sessionToken).errorCode == .invalidSession)
+            let tables = try await server.snapshot().tables
+            #expect(tables["sessions", default: []].count == 1)
+            #expect(tables["challenges", default: []].isEmpty)
+            #expect(tables["registrations", default: []].count == 1)
+        }
+    }
+}
