@@ -69,7 +69,7 @@ public struct AuthServer: Sendable {
     /// The periodic purge of expired rows (see ``Housekeeping``).
     var housekeeping: Housekeeping {
         Housekeeping(database: database, time: configuration.timeSource, challengeTTL: configuration.challengeTTL,
-                     retention: configuration.expiredSessionRetention, logger: logger)
+                     retention: configuration.expiredSessionRetention, lockoutDuration: configuration.lockoutDuration, logger: logger)
     }
 
     /// Removes expired challenges, long-ended sessions, stale pending registrations and spent

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+@testable import BioAuthServer
 import Foundation
 import Testing
 
@@ -94,6 +95,32 @@ struct LockoutTests {
             let answer = try await wrongPassword(server, username)
             #expect(answer.errorCode == .locked)
         }
+        }
+    }
+
+    @Test("a run of failures is forgotten after the lockout period without attempts; a purge then removes its row")
+    func failureRunDecays() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp()
+            for _ in 0..<4 { _ = try await wrongPassword(server, user.username) }
+            for _ in 0..<4 { _ = try await wrongPassword(server, "guessed-name") }
+            server.clock.advance(seconds: 15 * 60)
+            // Both runs are forgotten: their rows go, and four more failures still do not lock.
+            #expect(try await server.server.purge().lockouts == 2)
+            for _ in 0..<4 {
+                let answer = try await wrongPassword(server, user.username)
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            // Without a purge the same holds: the count restarts after the quiet period.
+            server.clock.advance(seconds: 15 * 60)
+            for _ in 0..<4 {
+                let answer = try await wrongPassword(server, user.username)
+                #expect(answer.errorCode == .invalidCredentials)
+            }
+            let fifth = try await wrongPassword(server, user.username)
+            #expect(fifth.errorCode == .invalidCredentials)
+            let locked = try await wrongPassword(server, user.username)
+            #expect(locked.errorCode == .locked, "five in a row within the period still lock")
         }
     }
 }

@@ -4,7 +4,8 @@ import SQLKit
 /// Brute-force protection for one sign-in factor of one username.
 ///
 /// Counters live in the database, so they survive restarts and are shared by every server
-/// instance. Each attempt *reserves* its slot before the secret is checked (one atomic upsert),
+/// instance. A run of failures with no attempt for the lockout duration is forgotten, so the
+/// counter of a username nobody tries any more can be purged (see `Housekeeping`). Each attempt *reserves* its slot before the secret is checked (one atomic upsert),
 /// so however many attempts race, at most `threshold` secrets are checked per lockout window; a
 /// success clears the count.
 ///
@@ -31,15 +32,19 @@ struct FactorLockout: Sendable {
     /// Reserves an attempt, or reports the lock.
     func reserveAttempt(_ db: any SQLDatabase, usernameKey: String, factor: Factor, now: Date) async throws -> Reservation {
         let now = now.millisecondsSince1970
+        let staleBefore = now - Int64(durationSeconds) * 1000
         let row = try await db.raw("""
-            INSERT INTO factor_failures (username_key, factor, failures, locked_until)
-            VALUES (\(bind: usernameKey), \(bind: factor.rawValue), 1, NULL)
+            INSERT INTO factor_failures (username_key, factor, failures, locked_until, last_attempt_at)
+            VALUES (\(bind: usernameKey), \(bind: factor.rawValue), 1, NULL, \(bind: now))
             ON CONFLICT (username_key, factor) DO UPDATE SET
                 failures = CASE WHEN factor_failures.locked_until > \(bind: now) THEN factor_failures.failures
                                 WHEN factor_failures.locked_until IS NOT NULL THEN 1
+                                WHEN factor_failures.last_attempt_at <= \(bind: staleBefore) THEN 1
                                 ELSE factor_failures.failures + 1 END,
                 locked_until = CASE WHEN factor_failures.locked_until > \(bind: now) THEN factor_failures.locked_until
-                                    ELSE NULL END
+                                    ELSE NULL END,
+                last_attempt_at = CASE WHEN factor_failures.locked_until > \(bind: now) THEN factor_failures.last_attempt_at
+                                       ELSE \(bind: now) END
             RETURNING failures, locked_until
             """).first()
         guard let row else { throw CorruptRowError(column: "factor_failures") }

@@ -11,8 +11,9 @@ import SQLKit
 ///   operator can still look at them; they authenticate nothing meanwhile);
 /// - pending registrations whose challenge has expired (they can never be verified; the client
 ///   starts a new registration), together with their challenges;
-/// - rate windows older than the current minute, and lockout rows whose lock has run out (both
-///   are exactly equivalent to no row).
+/// - rate windows older than the current minute, lockout rows whose lock has run out, and
+///   unlocked lockout rows with no attempt for the lockout duration (all exactly equivalent to
+///   no row).
 ///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
 struct Housekeeping: Sendable {
@@ -23,6 +24,8 @@ struct Housekeeping: Sendable {
     let time: TimeSource
     let challengeTTL: Duration
     let retention: Duration
+    /// The lockout duration: also how long an unlocked run of failures is remembered.
+    let lockoutDuration: Duration
     let logger: Logger
 
     /// How many rows one purge removed, by table.
@@ -61,7 +64,10 @@ struct Housekeeping: Sendable {
                 """).all().count
             report.rateWindows = try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: windowCutoff) RETURNING key").all().count
             report.lockouts = try await db.raw("""
-                DELETE FROM factor_failures WHERE locked_until IS NOT NULL AND locked_until <= \(bind: now) RETURNING username_key
+                DELETE FROM factor_failures
+                WHERE (locked_until IS NOT NULL AND locked_until <= \(bind: now))
+                   OR (locked_until IS NULL AND last_attempt_at <= \(bind: now - Int64(lockoutDuration.timeInterval * 1000)))
+                RETURNING username_key
                 """).all().count
             return report
         }

@@ -103,6 +103,11 @@ enum Migrator {
                 """,
             ]
         },
+        // When a username's failure run last moved: a run idle for the lockout period is forgotten,
+        // so rows of guessed usernames that never locked can be purged (issue 5: bounded tables).
+        Migration(version: 3, name: "lockout run age") { _ in
+            ["ALTER TABLE factor_failures ADD COLUMN last_attempt_at BIGINT NOT NULL DEFAULT 0"]
+        },
     ]
 
     /// The newest schema version this build knows.
