@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import NIOCore
 
 /// A BioAuth server: its open, migrated database and the HTTP application over it.
 ///
@@ -48,12 +47,10 @@ public struct AuthServer: Sendable {
         // contract's JSON 400 from RequestLimitsMiddleware; beyond it NIO answers a bare 400 and
         // closes the connection.
         let decoderLimit = configuration.maxHeaderBytes + 16 * 1024
-        // The idle timeout closes silent connections; the deadline handler also closes ones that
-        // trickle a request too slowly to ever go idle.
-        let requestTimeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9))
+        // The idle timeout counts HTTP parts, not bytes: a head that trickles in never yields a
+        // part, so a slowloris sending header bytes is closed like a silent client.
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
-            idleTimeout: requestTimeout,
+            idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000))
         return Application(
             router: makeRouter(),

@@ -146,7 +146,7 @@ struct LimitsTests {
         }
     }
 
-    @Test("a client that trickles its request, never idle, is disconnected when the request timeout runs out")
+    @Test("a client that trickles its request head, byte by byte, is disconnected when the request timeout runs out")
     func tricklingClientIsDisconnected() async throws {
         try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(400) }) { server in
             let port = try #require(server.api.client.port)
