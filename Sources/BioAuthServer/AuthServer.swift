@@ -127,7 +127,8 @@ public struct AuthServer: Sendable {
         router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
         router.add(middleware: RequestLimitsMiddleware(
             limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
-            maxHeaderBytes: configuration.maxHeaderBytes, trustForwardedFor: configuration.trustForwardedFor))
+            maxHeaderBytes: configuration.maxHeaderBytes, trustForwardedFor: configuration.trustForwardedFor,
+            requestTimeout: configuration.requestTimeout))
         accounts.addPublicRoutes(to: router, catalog: catalog)
         biometrics.addPublicRoutes(to: router, catalog: catalog)
         meta.addPublicRoutes(to: router, catalog: catalog)

@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (only behind a proxy that sets it). [env: BIOAUTH_TRUST_FORWARDED_FOR=true]")
     var trustForwardedFor = false
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds a connection may stay silent before it is closed, 1...3600. [env: BIOAUTH_REQUEST_TIMEOUT] (default: 30)")
+    @Option(name: .customLong("request-timeout"), help: "Seconds a connection may stay silent before it is closed, and the most a request body may take to arrive, 1...3600. [env: BIOAUTH_REQUEST_TIMEOUT] (default: 30)")
     var requestTimeout: Int?
 
     @Option(name: .customLong("max-header-bytes"), help: "Largest request head in bytes, 1024...1048576. [env: BIOAUTH_MAX_HEADER_BYTES] (default: 16384)")

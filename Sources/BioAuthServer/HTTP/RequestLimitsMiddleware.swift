@@ -47,6 +47,8 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     let limiter: AddressRateLimiter
     let maxHeaderBytes: Int
     let trustForwardedFor: Bool
+    /// How long a request's body may take to arrive (see ``DeadlineRequestBody``).
+    let requestTimeout: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = clientAddress(request, context: context)
@@ -58,6 +60,9 @@ struct RequestLimitsMiddleware: RouterMiddleware {
         guard headBytes <= maxHeaderBytes else {
             throw APIError(.invalidRequest, "The request line and headers are larger than \(maxHeaderBytes) bytes.")
         }
+        var request = request
+        request.body = RequestBody(asyncSequence: DeadlineRequestBody(
+            base: request.body, deadline: .now + requestTimeout, timeout: requestTimeout))
         return try await next(request, context)
     }
 
