@@ -122,20 +122,7 @@ final class PostgresDatabaseProvider: DatabaseProvider {
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            let db = connection.sql()
-            try await db.raw("BEGIN").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                do {
-                    try await db.raw("ROLLBACK").run()
-                } catch let rollbackError {
-                    logger.error("rollback failed", metadata: ["error": "\(Self.describe(rollbackError))"])
-                }
-                throw error
-            }
+            try await runTransaction(on: connection.sql(), begin: "BEGIN", logger: logger, describe: Self.describe, body)
         }
     }
 

@@ -67,20 +67,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await gate.withGate {
-            let db = connection.sql()
-            try await db.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                do {
-                    try await db.raw("ROLLBACK").run()
-                } catch let rollbackError {
-                    logger.error("rollback failed", metadata: ["error": "\(rollbackError)"])
-                }
-                throw error
-            }
+            try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
         }
     }
 

@@ -1,0 +1,27 @@
+import Logging
+import SQLKit
+
+/// One transaction on one connection, the same for every database: `begin`, then `body`, then
+/// COMMIT; ROLLBACK when `body` (or the COMMIT) throws, and the original error is rethrown.
+///
+/// - Parameters:
+///   - begin: The opening statement (`BEGIN IMMEDIATE` on SQLite takes the write lock up front).
+///   - describe: How a rollback failure is logged (PostgreSQL's errors need masking).
+func runTransaction<T: Sendable>(
+    on db: any SQLDatabase, begin: String, logger: Logger, describe: (any Error) -> String = { "\($0)" },
+    _ body: @Sendable (any SQLDatabase) async throws -> T
+) async throws -> T {
+    try await db.raw(SQLQueryString(begin)).run()
+    do {
+        let result = try await body(db)
+        try await db.raw("COMMIT").run()
+        return result
+    } catch {
+        do {
+            try await db.raw("ROLLBACK").run()
+        } catch let rollbackError {
+            logger.error("rollback failed", metadata: ["error": "\(describe(rollbackError))"])
+        }
+        throw error
+    }
+}
