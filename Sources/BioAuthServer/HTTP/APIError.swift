@@ -9,14 +9,10 @@ struct APIError: HTTPResponseError, CustomStringConvertible {
     let message: String
     /// For 429 answers: when to try again.
     var retryAfterSeconds: Int?
-    /// Ends the connection after the answer (for a client whose request cannot be read to its end).
-    var closeConnection = false
-
-    init(_ code: ErrorCode, _ message: String, retryAfterSeconds: Int? = nil, closeConnection: Bool = false) {
+    init(_ code: ErrorCode, _ message: String, retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
         self.retryAfterSeconds = retryAfterSeconds
-        self.closeConnection = closeConnection
     }
 
     var status: HTTPResponse.Status { code.status }
@@ -27,9 +23,6 @@ struct APIError: HTTPResponseError, CustomStringConvertible {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfterSeconds {
             headers[.retryAfter] = String(max(1, retryAfterSeconds))
-        }
-        if closeConnection {
-            headers[.connection] = "close"
         }
         let body = try WireJSON.makeEncoder().encode(ErrorResponse(code: code, message: message))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 
 /// The per-request context: Hummingbird's core storage plus the signed-in caller, once the
@@ -9,10 +10,13 @@ struct BioAuthRequestContext: RequestContext {
     var caller: Caller?
     /// The TCP peer's IP address (nil for a Unix socket or a test transport without one).
     let remoteAddress: String?
+    /// The connection, for the one case that must end it from a handler (a body past its deadline).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress?.ipAddress
+        self.channel = source.channel
     }
 
     /// The contract's body limit, applied by ``JSONBody`` too.

@@ -62,7 +62,7 @@ struct RequestLimitsMiddleware: RouterMiddleware {
         }
         var request = request
         request.body = RequestBody(asyncSequence: DeadlineRequestBody(
-            base: request.body, deadline: .now + requestTimeout, timeout: requestTimeout))
+            base: request.body, deadline: .now + requestTimeout, timeout: requestTimeout, channel: context.channel))
         return try await next(request, context)
     }
 

@@ -33,18 +33,22 @@ final class RawSocket: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    func send(_ bytes: Data) {
+    /// Sends everything; `false` once the connection is gone (the peer closed or reset it).
+    @discardableResult
+    func send(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let sent = Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if sent <= 0 { return }
+                if sent <= 0 { return false }
                 offset += sent
             }
+            return true
         }
     }
 
-    func send(_ text: String) { send(Data(text.utf8)) }
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Data(text.utf8)) }
 
     /// Half-closes: the server reads end of input.
     func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
