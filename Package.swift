@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         .target(
@@ -78,11 +79,26 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
+        // `bioauth bench`: a real server over loopback HTTP, many simulated devices, the machine's limits.
+        .target(
+            name: "BioAuthBench",
+            dependencies: [
+                "BioAuthServer",
+                "BioAuthProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "bioauth",
             dependencies: [
                 "BioAuthServer",
                 "BioAuthDemo",
+                "BioAuthBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

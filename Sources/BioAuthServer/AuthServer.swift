@@ -101,6 +101,15 @@ public struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
+    /// The key ceremonies as this configuration sets them up.
+    func biometricService(sessions: SessionService) -> BiometricService {
+        BiometricService(
+            database: database, sessions: sessions, time: configuration.timeSource, relyingPartyID: configuration.relyingPartyID,
+            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
+            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
+            challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute)
+    }
+
     /// The router with every route of the contract, each recorded in `catalog` (which also tells
     /// the error middleware which paths exist).
     func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
@@ -111,11 +120,7 @@ public struct AuthServer: Sendable {
         let accounts = AccountRoutes(
             accounts: AccountService(database: database, hasher: hasher, time: time),
             signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time, metrics: metrics))
-        let biometrics = BiometricRoutes(biometrics: BiometricService(
-            database: database, sessions: sessions, time: time, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
-            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
-            challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute))
+        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions))
         let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes, metrics: metrics,
                               database: database, time: time)
         let sessionRoutes = SessionRoutes(sessions: sessions)

@@ -108,6 +108,15 @@ enum Migrator {
         Migration(version: 3, name: "lockout run age") { _ in
             ["ALTER TABLE factor_failures ADD COLUMN last_attempt_at BIGINT NOT NULL DEFAULT 0"]
         },
+        // The purge's lookups, so that it does not scan a million sessions or registrations while
+        // holding SQLite's only writer (issue 7: growth).
+        Migration(version: 4, name: "purge indexes") { _ in
+            [
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                "CREATE INDEX sessions_by_revocation ON sessions (revoked_at)",
+                "CREATE INDEX registrations_by_status ON registrations (status, created_at)",
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

@@ -2,17 +2,27 @@ import Foundation
 import Logging
 import NIOPosix
 import SQLiteKit
+import Synchronization
 
 /// The embedded database: one SQLite file in WAL mode with durable commits.
 ///
 /// One connection serves the whole process behind an ``AsyncGate``, so that a transaction never
 /// interleaves with another task's statements and writers queue instead of failing with
 /// `SQLITE_BUSY`.
+///
+/// A second connection checkpoints the WAL into the database file every 200 ms
+/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. Both run on a thread pool
+/// of their own: on NIO's shared pool a statement could queue behind a quarter-second bcrypt hash.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
     private let connection: SQLiteConnection
+    private let threads: NIOThreadPool
+    private let checkpointer: SQLiteCheckpointer
     private let gate = AsyncGate()
     private let logger: Logger
+    /// Whether the connection may be left at `synchronous = NORMAL` by
+    /// ``transactionWithoutWaitingForDisk(_:)``; read and written only inside the gate.
+    private let mayBeRelaxed = Mutex(false)
 
     /// Why the database could not be opened, in words fit for a one-line error.
     struct OpenError: Error, CustomStringConvertible {
@@ -21,8 +31,10 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(connection: SQLiteConnection, logger: Logger) {
+    private init(connection: SQLiteConnection, threads: NIOThreadPool, checkpointer: SQLiteCheckpointer, logger: Logger) {
         self.connection = connection
+        self.threads = threads
+        self.checkpointer = checkpointer
         self.logger = logger
     }
 
@@ -33,13 +45,16 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
+        let threads = NIOThreadPool(numberOfThreads: 2)
+        threads.start()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await threads.shutdownGracefully()
             throw OpenError(path: path, reason: String(describing: error))
         }
-        let provider = SQLiteDatabaseProvider(connection: connection, logger: logger)
         do {
             let db = connection.sql()
             // WAL keeps readers off the writer's back; synchronous=FULL makes each commit durable
@@ -49,26 +64,63 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             try await db.raw("PRAGMA synchronous = FULL").run()
             try await db.raw("PRAGMA foreign_keys = ON").run()
             try await db.raw("PRAGMA busy_timeout = 5000").run()
+            // The checkpointer does this work; the automatic checkpoint stays as a backstop at 40 MB.
+            _ = try await db.raw("PRAGMA wal_autocheckpoint = 10000").all()
             // Probe that the file is writable now, not on the first sign-in.
             try await db.raw("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)").run()
             try await db.raw("DROP TABLE bioauth_probe").run()
         } catch {
             try? await connection.close()
+            try? await threads.shutdownGracefully()
             throw OpenError(path: path, reason: String(describing: error))
         }
-        return provider
+        let checkpointer: SQLiteCheckpointer
+        do {
+            checkpointer = try await SQLiteCheckpointer.start(path: path, threads: threads, logger: logger)
+        } catch {
+            try? await connection.close()
+            try? await threads.shutdownGracefully()
+            throw OpenError(path: path, reason: String(describing: error))
+        }
+        return SQLiteDatabaseProvider(connection: connection, threads: threads, checkpointer: checkpointer, logger: logger)
     }
 
     func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await gate.withGate {
-            try await body(connection.sql())
+            try await restoreDurability()
+            return try await body(connection.sql())
         }
     }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await gate.withGate {
-            try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
+            try await restoreDurability()
+            return try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
         }
+    }
+
+    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await gate.withGate {
+            // Marked first, so that a failure anywhere below leaves the next caller to restore FULL.
+            mayBeRelaxed.withLock { $0 = true }
+            try await connection.sql().raw("PRAGMA synchronous = NORMAL").run()
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body))
+            } catch {
+                result = .failure(error)
+            }
+            try? await restoreDurability()
+            return try result.get()
+        }
+    }
+
+    /// Puts the connection back to durable commits if it may not be; inside the gate only. If
+    /// this fails, the caller's statement does not run.
+    private func restoreDurability() async throws {
+        guard mayBeRelaxed.withLock({ $0 }) else { return }
+        try await connection.sql().raw("PRAGMA synchronous = FULL").run()
+        mayBeRelaxed.withLock { $0 = false }
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool {
@@ -78,8 +130,12 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func shutdown() async throws {
+        // The checkpointer closes first, so that the main connection is the last one and its
+        // close checkpoints the WAL and removes it.
+        await checkpointer.stop()
         try await gate.withGate {
             try await connection.close()
         }
+        try await threads.shutdownGracefully()
     }
 }

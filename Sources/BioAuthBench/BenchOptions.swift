@@ -1,0 +1,61 @@
+import Foundation
+
+/// What `bioauth bench` measures and for how long.
+public struct BenchOptions: Sendable {
+    /// A database to measure on.
+    public enum Database: Sendable, Equatable {
+        /// SQLite files in ``BenchOptions/dataDirectory``.
+        case sqlite
+        /// Throwaway databases created through this administrative URL and dropped afterwards.
+        case postgres(adminURL: String)
+
+        /// `sqlite` or `postgres`.
+        public var name: String {
+            switch self {
+            case .sqlite: "sqlite"
+            case .postgres: "postgres"
+            }
+        }
+    }
+
+    /// The databases, measured one after the other.
+    public var databases: [Database] = [.sqlite]
+    /// Where SQLite files go. It must be on the disk being measured (not a tmpfs).
+    public var dataDirectory: String = FileManager.default.currentDirectoryPath
+    /// Connection counts of the closed-loop sweep of biometric sign-in.
+    public var concurrency: [Int] = [1, 2, 4, 8, 16, 32, 64]
+    /// Unmeasured time at the start of each load.
+    public var warmup: Duration = .seconds(1)
+    /// Measured time of each load.
+    public var duration: Duration = .seconds(5)
+    /// How long each limit probe runs.
+    public var probeDuration: Duration = .seconds(3)
+    /// Seeded accounts (each with a registration and an expired session) of the growth runs; the
+    /// first also carries the full sweep.
+    public var growth: [Int] = [1_000, 1_000_000]
+    /// Simulated devices (registrations) signing in; the connections share them.
+    public var devices: Int = 64
+    /// bcrypt cost of the measured server (production: 12).
+    public var passwordCost: Int = 12
+    /// Connections of the password sign-in load.
+    public var passwordConnections: Int = 4
+    /// Most PostgreSQL connections of the server and of the commit probe.
+    public var postgresConnections: Int = 20
+
+    /// The defaults: the full benchmark, about ten minutes per database.
+    public init() {}
+
+    /// A run of a few seconds that exercises every part, for the test suite: its figures mean nothing.
+    public static var smoke: BenchOptions {
+        var options = BenchOptions()
+        options.concurrency = [1, 4]
+        options.warmup = .milliseconds(100)
+        options.duration = .seconds(1)
+        options.probeDuration = .milliseconds(300)
+        options.growth = [10, 100]
+        options.devices = 8
+        options.passwordCost = 10
+        options.passwordConnections = 2
+        return options
+    }
+}

@@ -1,0 +1,114 @@
+import BioAuthServer
+import Foundation
+
+/// Everything one `bioauth bench` run measured; written as JSON for the plots and the docs.
+public struct BenchReport: Codable, Sendable {
+    /// The machine the figures come from.
+    public var machine: MachineInfo
+    /// The command line.
+    public var command: String
+    /// When the run started (UTC, ISO 8601).
+    public var date: String
+    /// `release` or `debug`: debug figures are not worth reporting.
+    public var build: String
+    /// The CPU-bound ceilings, measured once per run.
+    public var limits: CPULimits
+    /// One entry per database.
+    public var databases: [DatabaseReport]
+}
+
+/// The signature and password-hash ceilings with every core busy.
+public struct CPULimits: Codable, Sendable {
+    /// P-256 ECDSA verifications per second (one per biometric sign-in).
+    public var p256VerificationsPerSecond: Double
+    /// Password verifications per second at ``passwordCost`` (one per password sign-in).
+    public var passwordVerificationsPerSecond: Double
+    /// The bcrypt cost measured.
+    public var passwordCost: Int
+}
+
+/// The figures for one database.
+public struct DatabaseReport: Codable, Sendable {
+    /// `sqlite` or `postgres`.
+    public var database: String
+    /// The database's own rate for the transactions of a biometric sign-in.
+    public var commitProbe: BenchmarkDatabase.CommitRate
+    /// The lower of the two physical limits, in sign-ins per second.
+    public var limit: Double
+    /// Which limit that is.
+    public var limitedBy: String
+    /// The closed-loop sweep of biometric sign-in (challenge and completion, over the first growth size).
+    public var biometricSweep: [LoadResult]
+    /// The best throughput of the sweep, as a fraction of ``limit``.
+    public var biometricRatioToLimit: Double
+    /// Biometric sign-in offered at half the best throughput (open loop).
+    public var halfLoad: LoadResult
+    /// Password sign-in, closed loop.
+    public var password: LoadResult
+    /// Password sign-in throughput as a fraction of the password-hash rate.
+    public var passwordRatioToHashRate: Double
+    /// The same loads with each seeded size.
+    public var growth: [GrowthPoint]
+    /// Median latency at half load with the largest seeded size over that with the smallest.
+    public var growthP50Ratio: Double
+    /// The most memory the server held resident in any of these runs, in bytes.
+    public var serverPeakResidentBytes: Int
+}
+
+/// One seeded size of the growth runs.
+public struct GrowthPoint: Codable, Sendable {
+    /// Seeded accounts; each has one registration and one expired session.
+    public var accounts: Int
+    /// Seconds the seeding took.
+    public var seedSeconds: Double
+    /// Biometric sign-in at the same offered rate for every size.
+    public var halfLoad: LoadResult
+    /// Biometric sign-in, closed loop at the sweep's best connection count.
+    public var saturated: LoadResult
+    /// The server's peak resident memory in this run, in bytes.
+    public var serverPeakResidentBytes: Int
+}
+
+/// Where the figures were measured.
+public struct MachineInfo: Codable, Sendable {
+    /// The CPU model (`/proc/cpuinfo`).
+    public var cpu: String
+    /// Cores the process may use.
+    public var cores: Int
+    /// Physical memory in bytes.
+    public var memoryBytes: UInt64
+    /// Kernel release.
+    public var kernel: String
+    /// The file system the SQLite files were on (`/proc/mounts`).
+    public var dataFileSystem: String
+
+    /// This machine.
+    static func current(dataDirectory: String) -> MachineInfo {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
+        var names = utsname()
+        uname(&names)
+        let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return MachineInfo(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+                           memoryBytes: ProcessInfo.processInfo.physicalMemory, kernel: kernel,
+                           dataFileSystem: fileSystem(of: dataDirectory))
+    }
+
+    /// The type and device of the longest mount point that holds `path`.
+    private static func fileSystem(of path: String) -> String {
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var best: (point: Substring, description: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2 else { continue }
+            let point = fields[1]
+            let holds = absolute == point || point == "/" || absolute.hasPrefix(point + "/")
+            if holds, point.count > (best?.point.count ?? -1) {
+                best = (point, "\(fields[2]) on \(fields[0]) (\(point))")
+            }
+        }
+        return best?.description ?? "unknown"
+    }
+}

@@ -1,0 +1,236 @@
+import BioAuthProtocol
+import BioAuthServer
+import Foundation
+import Logging
+
+/// Runs the whole benchmark: the machine's limits, then on each database the commit probe, the
+/// sweep, the half-load latency, password sign-in and the growth runs.
+public struct BenchRunner: Sendable {
+    let options: BenchOptions
+    let progress = ProgressLine()
+    private let logger: Logger
+    private let relyingParty = "localhost"
+
+    /// A runner for `options`.
+    public init(options: BenchOptions) {
+        self.options = options
+        var logger = Logger(label: "bioauth-bench")
+        logger.logLevel = .warning
+        self.logger = logger
+    }
+
+    /// Runs everything and returns the figures.
+    public func run(command: String) async throws -> BenchReport {
+        let started = WireJSON.formatTimestamp(Date())
+        progress.note("measuring P-256 verification and password-hash rates on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let limits = CPULimits(
+            p256VerificationsPerSecond: try await CryptoLimit.p256VerificationsPerSecond(duration: options.probeDuration),
+            passwordVerificationsPerSecond: try await PasswordHashProbe.verificationsPerSecond(cost: options.passwordCost, duration: options.probeDuration * 2),
+            passwordCost: options.passwordCost)
+        var databases: [DatabaseReport] = []
+        for database in options.databases {
+            databases.append(try await run(on: database, limits: limits))
+        }
+        #if DEBUG
+        let build = "debug"
+        #else
+        let build = "release"
+        #endif
+        return BenchReport(machine: .current(dataDirectory: options.dataDirectory), command: command, date: started,
+                           build: build, limits: limits, databases: databases)
+    }
+
+    private func run(on database: BenchOptions.Database, limits: CPULimits) async throws -> DatabaseReport {
+        let name = database.name
+        progress.note("[\(name)] measuring the durable commit rate of sign-in transactions")
+        let probe = try await withScratchDatabase(database, "probe") { location in
+            let db = try await BenchmarkDatabase.open(location, maxConnections: options.postgresConnections, logger: logger)
+            do {
+                let rate = try await db.signInCommitRate(workers: max(options.postgresConnections, 16), duration: options.probeDuration)
+                try await db.close()
+                return rate
+            } catch {
+                try? await db.close()
+                throw error
+            }
+        }
+        let limit = min(probe.signInsPerSecond, limits.p256VerificationsPerSecond)
+        let limitedBy = probe.signInsPerSecond <= limits.p256VerificationsPerSecond ? "database commits" : "P-256 verification"
+
+        var sweep: [LoadResult] = []
+        var halfLoad: LoadResult?
+        var password: LoadResult?
+        var growth: [GrowthPoint] = []
+        var best: LoadResult?
+        for accounts in options.growth {
+            let point = try await withScratchDatabase(database, "accounts-\(accounts)") { location -> GrowthPoint in
+                let seedSeconds = try await seed(location, accounts: accounts, label: "[\(name)] seeding \(accounts) accounts")
+                let server = try await ServerProcess.start(database: location, arguments: serverArguments(for: database))
+                do {
+                    let enrolled = try await enroll(server)
+                    let load = LoadGenerator(server: server, warmup: options.warmup, duration: options.duration, progress: progress)
+                    let signIn = biometricSignIn(enrolled.devices)
+                    if best == nil {
+                        for connections in options.concurrency {
+                            let result = try await load.closedLoop(
+                                connections: connections, label: "[\(name)] biometric sign-in, \(connections) connections", signIn)
+                            sweep.append(result)
+                        }
+                        best = sweep.max { $0.throughput < $1.throughput }
+                    }
+                    guard let best else { throw BenchFailure("no sweep ran") }
+                    let rate = (sweep.first { $0.connections == best.connections }?.throughput ?? best.throughput) / 2
+                    let half = try await load.openLoop(
+                        rate: max(rate, 1), connections: options.concurrency.max() ?? 64,
+                        label: "[\(name)] biometric at \(Int(rate))/s, \(accounts) accounts", signIn)
+                    let saturated = try await load.closedLoop(
+                        connections: best.connections, label: "[\(name)] biometric saturated, \(accounts) accounts", signIn)
+                    if halfLoad == nil {
+                        halfLoad = half
+                        password = try await load.closedLoop(
+                            connections: options.passwordConnections, label: "[\(name)] password sign-in",
+                            passwordSignIn(enrolled.accounts))
+                    }
+                    let peak = server.peakResidentBytes
+                    await server.stop()
+                    return GrowthPoint(accounts: accounts, seedSeconds: seedSeconds, halfLoad: half, saturated: saturated,
+                                       serverPeakResidentBytes: peak)
+                } catch {
+                    await server.stop()
+                    throw error
+                }
+            }
+            growth.append(point)
+        }
+        guard let best, let halfLoad, let password, let first = growth.first, let last = growth.last else {
+            throw BenchFailure("the growth list is empty")
+        }
+        return DatabaseReport(
+            database: name, commitProbe: probe, limit: limit, limitedBy: limitedBy, biometricSweep: sweep,
+            biometricRatioToLimit: best.throughput / limit, halfLoad: halfLoad, password: password,
+            passwordRatioToHashRate: password.throughput / limits.passwordVerificationsPerSecond,
+            growth: growth, growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
+            serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0)
+    }
+
+    // MARK: Parts
+
+    private func serverArguments(for database: BenchOptions.Database) -> [String] {
+        [
+            // Limits meant for one client address would cap a benchmark from one address.
+            "--requests-per-minute", "1000000",
+            "--challenges-per-minute", "10000",
+            "--password-cost", String(options.passwordCost),
+            "--database-connections", String(options.postgresConnections),
+            "--relying-party", relyingParty,
+        ]
+    }
+
+    private func seed(_ location: String, accounts: Int, label: String) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let db = try await BenchmarkDatabase.open(location, maxConnections: options.postgresConnections, logger: logger)
+        do {
+            let added = Counter()
+            progress.begin(label) { added.value }
+            defer { progress.end() }
+            try await db.seed(accounts: accounts) { added.value = $0 }
+            try await db.close()
+        } catch {
+            try? await db.close()
+            throw error
+        }
+        return start.duration(to: clock.now).seconds
+    }
+
+    /// Accounts signed up over HTTP with a known password, each registering up to eight devices.
+    private func enroll(_ server: ServerProcess) async throws -> (devices: [BenchDevice], accounts: [PasswordSignInRequest]) {
+        let perAccount = 8
+        let accountCount = max((options.devices + perAccount - 1) / perAccount, options.passwordConnections)
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        progress.note("enrolling \(options.devices) devices on \(accountCount) accounts")
+        return try await withThrowingTaskGroup(of: ([BenchDevice], PasswordSignInRequest).self) { group in
+            for index in 0..<accountCount {
+                let devices = max(0, min(perAccount, options.devices - index * perAccount))
+                group.addTask { [relyingParty] in
+                    try await HTTPConnection.with(host: server.host, port: server.port) { http in
+                        let account = PasswordSignInRequest(username: "bench-\(tag)-\(index)", password: "bench password \(index) \(tag)")
+                        _ = try await http.post("/v1/users", CreateUserRequest(username: account.username, password: account.password),
+                                                as: UserResponse.self)
+                        let token = try await http.post("/v1/sessions/password", account, as: SignInResponse.self).sessionToken
+                        var registered: [BenchDevice] = []
+                        for _ in 0..<devices {
+                            registered.append(try await BenchDevice.register(over: http, token: token, relyingParty: relyingParty))
+                        }
+                        return (registered, account)
+                    }
+                }
+            }
+            var devices: [BenchDevice] = []
+            var accounts: [PasswordSignInRequest] = []
+            for try await (registered, account) in group {
+                devices += registered
+                accounts.append(account)
+            }
+            return (devices, accounts)
+        }
+    }
+
+    /// Each connection steps through all the devices (a different one each time), so that sign-ins
+    /// spread evenly and every device stays below the per-registration challenge limit.
+    private func biometricSignIn(_ devices: [BenchDevice]) -> LoadGenerator.Operation {
+        let relyingParty = self.relyingParty
+        return { connection, iteration, http in
+            let device = devices[(connection + iteration * 7_919) % devices.count]
+            try await device.signIn(over: http, relyingParty: relyingParty)
+        }
+    }
+
+    private func passwordSignIn(_ accounts: [PasswordSignInRequest]) -> LoadGenerator.Operation {
+        { connection, iteration, http in
+            _ = try await http.post("/v1/sessions/password", accounts[(connection + iteration) % accounts.count], as: SignInResponse.self)
+        }
+    }
+
+    /// Runs `body` with a new, empty database location and removes the database afterwards.
+    private func withScratchDatabase<T: Sendable>(
+        _ database: BenchOptions.Database, _ name: String, _ body: (String) async throws -> T
+    ) async throws -> T {
+        switch database {
+        case .sqlite:
+            let path = URL(fileURLWithPath: options.dataDirectory)
+                .appendingPathComponent("bioauth-bench-\(getpid())-\(name).sqlite").path
+            defer {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            return try await body(path)
+        case .postgres(let adminURL):
+            let scratch = "bioauth_bench_\(getpid())_\(name.replacingOccurrences(of: "-", with: "_"))"
+            let url = try await ScratchDatabase.create(scratch, on: adminURL, logger: logger)
+            do {
+                let result = try await body(url)
+                try await ScratchDatabase.drop(scratch, on: adminURL, logger: logger)
+                return result
+            } catch {
+                try? await ScratchDatabase.drop(scratch, on: adminURL, logger: logger)
+                throw error
+            }
+        }
+    }
+}
+
+/// The benchmark could not go on.
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A number one task writes and the progress line reads.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+    var value: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A `bioauth serve` child process on a loopback port, watched through `/proc`.
+///
+/// The server runs in its own process so that its CPU time and memory are its own, not mixed with
+/// the load generator's.
+final class ServerProcess: @unchecked Sendable {
+    /// The server did not come up.
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let process: Process
+    let host = "127.0.0.1"
+    let port: Int
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Starts this very executable as `bioauth serve` with `arguments` after the defaults, and waits
+    /// for its "listening" line.
+    static func start(database: String, arguments: [String]) async throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--log-level", "warning"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+
+        // The first line names the port; read it off the pipe without blocking the cooperative pool.
+        let line: String? = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes = Data()
+                while true {
+                    let chunk = output.fileHandleForReading.readData(ofLength: 1)
+                    if chunk.isEmpty || chunk == Data("\n".utf8) { break }
+                    bytes.append(chunk)
+                }
+                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        guard let line, let range = line.range(of: #":(\d+) "#, options: .regularExpression),
+              let port = Int(line[range].dropFirst().dropLast())
+        else {
+            process.terminate()
+            throw StartFailure(description: "bioauth serve did not start: \(line ?? "no output") (exit \(process.isRunning ? "-" : String(process.terminationStatus)))")
+        }
+        return ServerProcess(process: process, port: port)
+    }
+
+    /// CPU seconds (user and system) the server has used so far.
+    var cpuSeconds: Double {
+        ProcessStats.cpuSeconds(pid: process.processIdentifier)
+    }
+
+    /// The most memory the server has held resident so far (VmHWM), in bytes.
+    var peakResidentBytes: Int {
+        ProcessStats.status(pid: process.processIdentifier, field: "VmHWM") ?? 0
+    }
+
+    /// Stops the server with SIGTERM (a graceful drain) and waits for it.
+    func stop() async {
+        guard process.isRunning else { return }
+        process.terminate()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// Readings from `/proc` for a process.
+enum ProcessStats {
+    /// User plus system CPU seconds of `pid` (`/proc/PID/stat` fields 14 and 15).
+    static func cpuSeconds(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// A `kB` field of `/proc/PID/status` (VmHWM, VmRSS), in bytes.
+    static func status(pid: Int32, field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
+}

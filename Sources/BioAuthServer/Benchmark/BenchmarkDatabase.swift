@@ -1,0 +1,160 @@
+import BioAuthProtocol
+import Crypto
+import Foundation
+import Logging
+import SQLKit
+
+/// Direct access to a BioAuth database for `bioauth bench`: seeding it with many accounts, and
+/// measuring how fast it commits the transactions a biometric sign-in performs.
+///
+/// Nothing here is reachable over HTTP. ``signInCommitRate(workers:duration:)`` runs the
+/// sign-in's reads and transactions without the signature check, which is what lets it measure
+/// the database alone.
+public struct BenchmarkDatabase: Sendable {
+    private let server: AuthServer
+
+    /// Opens (creating and migrating as needed) the database at `location`: a SQLite file, or a
+    /// `postgres://` URL.
+    public static func open(_ location: String, maxConnections: Int = 20, logger: Logger) async throws -> BenchmarkDatabase {
+        var configuration = ServerConfiguration()
+        configuration.databasePath = location
+        configuration.databaseMaxConnections = maxConnections
+        // The probe measures commits, not the limit: its few registrations sign in far more
+        // often than a real device may.
+        configuration.challengesPerRegistrationPerMinute = .max
+        return BenchmarkDatabase(server: try await AuthServer.open(configuration: configuration, logger: logger))
+    }
+
+    /// Closes the database.
+    public func close() async throws {
+        try await server.close()
+    }
+
+    private var database: any DatabaseProvider { server.database }
+    private var flavor: SQLFlavor { server.database.flavor }
+
+    // MARK: Seeding
+
+    /// Adds `accounts` users, each with one active P-256 registration and one expired (but
+    /// retained) session, in batches of one transaction each.
+    ///
+    /// The rows look like real ones: random identifiers, real and distinct public keys, random
+    /// token hashes, one real password hash shared by all (nobody signs in as them; computing a million bcrypt
+    /// hashes would take days).
+    ///
+    /// - Parameter progress: Called after each batch with the number of accounts added so far.
+    public func seed(accounts: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
+        let passwordHash = try await PasswordHasher(cost: 10).hash("seeded account \(UUID())")
+        let batch = 2_000
+        var added = 0
+        while added < accounts {
+            let count = min(batch, accounts - added)
+            let first = added
+            try await database.transaction { db in
+                _ = try await Self.insertAccounts(db, flavor: flavor, count: count, firstNumber: first, passwordHash: passwordHash,
+                                                  expiredSessions: true, now: now)
+            }
+            added += count
+            progress(added)
+        }
+    }
+
+    /// Inserts `count` users with one active registration each (and, if asked, one session that
+    /// expired an hour ago); returns the registration ids.
+    ///
+    /// The values are written into the SQL text, not bound: binding goes through an `Encoder` per
+    /// value, which made a million accounts take minutes. Every value is generated here (hex
+    /// identifiers, fixed words, bytes as hex), so no quoting is needed.
+    static func insertAccounts(
+        _ db: any SQLDatabase, flavor: SQLFlavor, count: Int, firstNumber: Int, passwordHash: String, expiredSessions: Bool, now: Date
+    ) async throws -> [String] {
+        precondition(!passwordHash.contains("'"))
+        let created = now.addingTimeInterval(-7_200).millisecondsSince1970
+        let expired = now.addingTimeInterval(-3_600).millisecondsSince1970
+        let userIDs = (0..<count).map { _ in SecureRandom.identifier(.user) }
+        let registrationIDs = (0..<count).map { _ in SecureRandom.identifier(.registration) }
+        let digits = Array("0123456789abcdef".utf8)
+        func bytes(_ data: Data) -> String {
+            var hex: [UInt8] = []
+            hex.reserveCapacity(data.count * 2)
+            for byte in data {
+                hex.append(digits[Int(byte >> 4)])
+                hex.append(digits[Int(byte & 0x0f)])
+            }
+            let text = String(decoding: hex, as: UTF8.self)
+            return flavor == .sqlite ? "X'\(text)'" : "'\\x\(text)'::bytea"
+        }
+        for chunk in stride(from: 0, to: count, by: 500).map({ $0..<min($0 + 500, count) }) {
+            var users: [String] = [], registrations: [String] = [], sessions: [String] = []
+            for index in chunk {
+                let user = userIDs[index]
+                let username = "seeded-\(firstNumber + index)-\(user.suffix(8))"
+                users.append("('\(user)', '\(username)', '\(username)', '\(passwordHash)', \(created))")
+                registrations.append("('\(registrationIDs[index])', '\(user)', '\(SignatureAlgorithm.es256.rawValue)', "
+                                     + "\(bytes(P256.Signing.PrivateKey().publicKey.x963Representation)), '', 'active', \(created))")
+                sessions.append("('\(SecureRandom.identifier(.session))', '\(user)', \(bytes(SecureRandom.bytes(32))), "
+                                + "'\(AuthenticationMethod.password.rawValue)', \(created), \(expired))")
+            }
+            try await db.raw(SQLQueryString("INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES "
+                                            + users.joined(separator: ", "))).run()
+            try await db.raw(SQLQueryString("INSERT INTO registrations (id, user_id, algorithm, public_key, label, status, created_at) VALUES "
+                                            + registrations.joined(separator: ", "))).run()
+            if expiredSessions {
+                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, created_at, expires_at) VALUES "
+                                                + sessions.joined(separator: ", "))).run()
+            }
+        }
+        return registrationIDs
+    }
+
+    // MARK: The commit probe
+
+    /// What ``signInCommitRate(workers:duration:)`` measured.
+    public struct CommitRate: Codable, Sendable {
+        /// Sign-ins whose transactions all committed within the measured time.
+        public var signIns: Int
+        /// The measured time.
+        public var seconds: Double
+        /// Commits one sign-in makes: the challenge (not waiting for the disk), then the
+        /// completion (durable).
+        public var commitsPerSignIn: Int
+        /// Sign-ins per second.
+        public var signInsPerSecond: Double { seconds > 0 ? Double(signIns) / seconds : 0 }
+    }
+
+    /// Runs the database work of complete biometric sign-ins — issue a challenge, read it back,
+    /// consume it and create the session — from `workers` concurrent tasks for `duration`, with
+    /// the same services and transactions the server uses, but no HTTP and no signature check.
+    ///
+    /// The result is the database's own ceiling for biometric sign-ins on this machine.
+    public func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
+        let registrationIDs = try await database.transaction { db in
+            try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
+        }
+        let biometrics = server.biometricService(sessions: SessionService(
+            database: database, time: server.configuration.timeSource, defaultMinutes: server.configuration.defaultSessionMinutes))
+        // Well-formed, so the completion parses it; never verified (see the doc comment).
+        let signature = try P256.Signing.PrivateKey().signature(for: Data("probe".utf8)).derRepresentation
+
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: duration)
+        let start = clock.now
+        let signIns = try await withThrowingTaskGroup(of: Int.self) { group in
+            for registrationID in registrationIDs {
+                group.addTask {
+                    var done = 0
+                    while clock.now < deadline {
+                        let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registrationID))
+                        let attempt = try await biometrics.attempt(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
+                        _ = try await biometrics.complete(attempt.completion, signatureIsValid: true)
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = start.duration(to: clock.now)
+        return CommitRate(signIns: signIns, seconds: elapsed.timeInterval, commitsPerSignIn: 2)
+    }
+}

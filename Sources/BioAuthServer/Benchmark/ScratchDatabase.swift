@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Throwaway PostgreSQL databases for `bioauth bench`, so that every measurement starts from an
+/// empty schema without touching the server the operator pointed it at.
+public enum ScratchDatabase {
+    /// Creates a database named `name` on the server `adminURL` reaches, and returns a URL for it.
+    public static func create(_ name: String, on adminURL: String, logger: Logger) async throws -> String {
+        try await withAdmin(adminURL, logger: logger) { db in
+            try await db.raw("CREATE DATABASE \(ident: name)").run()
+        }
+        guard var components = URLComponents(string: adminURL) else { throw InvalidURL(url: adminURL) }
+        components.path = "/" + name
+        guard let url = components.string else { throw InvalidURL(url: adminURL) }
+        return url
+    }
+
+    /// Drops the database `name` (made by ``create(_:on:logger:)``), if it is there.
+    public static func drop(_ name: String, on adminURL: String, logger: Logger) async throws {
+        try await withAdmin(adminURL, logger: logger) { db in
+            try await db.raw("DROP DATABASE IF EXISTS \(ident: name)").run()
+        }
+    }
+
+    /// The URL does not parse as a URL.
+    struct InvalidURL: Error, CustomStringConvertible {
+        var url: String
+        var description: String { "\(PostgresDatabaseProvider.redacted(url)) is not a URL" }
+    }
+
+    private static func withAdmin(_ url: String, logger: Logger, _ body: @Sendable (any SQLDatabase) async throws -> Void) async throws {
+        let admin = try await PostgresDatabaseProvider.open(url: url, maxConnections: 1, logger: logger)
+        do {
+            try await admin.withDatabase(body)
+        } catch {
+            try? await admin.shutdown()
+            throw error
+        }
+        try await admin.shutdown()
+    }
+}

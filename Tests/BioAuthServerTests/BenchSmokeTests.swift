@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `bioauth bench --smoke`: every part of the benchmark runs (limits, commit probe, seeding,
+/// enrolment, closed and open loops, password sign-in, growth, JSON), on the suite's database.
+/// Its figures mean nothing; the full benchmark is `scripts/bench` (docs/BENCHMARKS.md).
+@Suite("bioauth bench (smoke)", .serialized)
+struct BenchSmokeTests {
+    @Test("a smoke run finishes without a failed request and reports every figure")
+    func smokeRun() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("results.json").path
+        var arguments = ["bench", "--smoke", "--data-dir", folder.path, "--json", json]
+        if TestDatabase.current == .postgres {
+            arguments += ["--no-sqlite", "--postgres-url", try #require(TestDatabase.postgresURL)]
+        }
+        let bench = try ServeCommandTests.ServeProcess(arguments)
+        let status = try await bench.waitForExit(timeout: .seconds(240))
+        #expect(status == 0, "stdout: \(bench.stdout)\nstderr: \(bench.stderr)")
+        #expect(bench.stdout.contains("targets:"))
+
+        let report = try JSONDecoder().decode(SmokeReport.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(report.limits.p256VerificationsPerSecond > 0)
+        #expect(report.limits.passwordVerificationsPerSecond > 0)
+        let database = try #require(report.databases.first)
+        #expect(database.database == TestDatabase.current.rawValue)
+        #expect(database.commitProbe.signIns > 0)
+        #expect(database.biometricSweep.map(\.connections) == [1, 4])
+        #expect(database.biometricSweep.allSatisfy { $0.operations > 0 && $0.errors == 0 && $0.latency.p50 > 0 })
+        #expect(database.halfLoad.operations > 0 && database.halfLoad.offeredRate != nil)
+        #expect(database.password.operations > 0)
+        #expect(database.growth.map(\.accounts) == [10, 100])
+        #expect(database.serverPeakResidentBytes > 1_000_000, "VmHWM read from /proc")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bioauth-bench-\(bench.process.processIdentifier)-probe.sqlite").path),
+                "scratch databases are removed")
+    }
+}
+
+/// The parts of the JSON report this test reads.
+private struct SmokeReport: Decodable {
+    struct Limits: Decodable {
+        var p256VerificationsPerSecond: Double
+        var passwordVerificationsPerSecond: Double
+    }
+    struct Load: Decodable {
+        struct Latency: Decodable { var p50: Double }
+        var connections: Int
+        var offeredRate: Double?
+        var operations: Int
+        var errors: Int
+        var latency: Latency
+    }
+    struct Probe: Decodable { var signIns: Int }
+    struct Point: Decodable { var accounts: Int }
+    struct Database: Decodable {
+        var database: String
+        var commitProbe: Probe
+        var biometricSweep: [Load]
+        var halfLoad: Load
+        var password: Load
+        var growth: [Point]
+        var serverPeakResidentBytes: Int
+    }
+    var limits: Limits
+    var databases: [Database]
+}
