@@ -44,14 +44,8 @@ public struct BenchRunner: Sendable {
         let name = database.name
         progress.note("[\(name)] measuring the durable commit rate of sign-in transactions")
         let probe = try await withScratchDatabase(database, "probe") { location in
-            let db = try await BenchmarkDatabase.open(location, maxConnections: options.postgresConnections, logger: logger)
-            do {
-                let rate = try await db.signInCommitRate(workers: max(options.postgresConnections, 16), duration: options.probeDuration)
-                try await db.close()
-                return rate
-            } catch {
-                try? await db.close()
-                throw error
+            try await BenchmarkDatabase.with(location, maxConnections: options.postgresConnections, logger: logger) { db in
+                try await db.signInCommitRate(workers: max(options.postgresConnections, 16), duration: options.probeDuration)
             }
         }
         let limit = min(probe.signInsPerSecond, limits.p256VerificationsPerSecond)
@@ -129,16 +123,11 @@ public struct BenchRunner: Sendable {
     private func seed(_ location: String, accounts: Int, label: String) async throws -> Double {
         let clock = ContinuousClock()
         let start = clock.now
-        let db = try await BenchmarkDatabase.open(location, maxConnections: options.postgresConnections, logger: logger)
-        do {
+        try await BenchmarkDatabase.with(location, maxConnections: options.postgresConnections, logger: logger) { db in
             let added = Counter()
             progress.begin(label) { added.value }
             defer { progress.end() }
             try await db.seed(accounts: accounts) { added.value = $0 }
-            try await db.close()
-        } catch {
-            try? await db.close()
-            throw error
         }
         return start.duration(to: clock.now).seconds
     }
@@ -206,15 +195,7 @@ public struct BenchRunner: Sendable {
             return try await body(path)
         case .postgres(let adminURL):
             let scratch = "bioauth_bench_\(getpid())_\(name.replacingOccurrences(of: "-", with: "_"))"
-            let url = try await ScratchDatabase.create(scratch, on: adminURL, logger: logger)
-            do {
-                let result = try await body(url)
-                try await ScratchDatabase.drop(scratch, on: adminURL, logger: logger)
-                return result
-            } catch {
-                try? await ScratchDatabase.drop(scratch, on: adminURL, logger: logger)
-                throw error
-            }
+            return try await ScratchDatabase.with(scratch, on: adminURL, logger: logger, body)
         }
     }
 }

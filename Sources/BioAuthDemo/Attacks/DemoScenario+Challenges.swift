@@ -28,8 +28,7 @@ extension DemoScenario {
         let title = "Expired challenge: a signature held back too long"
         guard let server = target.inProcess else {
             let reason = "needs control of the server's clock; the in-process demo moves it (run without --server)"
-            return DemoSection(kind: .attack, number: 4, title: title, explanation: "Skipped: this attack \(reason).",
-                               properties: [.skipped(.expiredChallengeRefused, because: reason)], skippedBecause: reason)
+            return .skippedAttack(number: 4, title: title, property: .expiredChallengeRefused, because: reason)
         }
         let lifetime = TimeInterval(server.challengeTTL.components.seconds)
         tap.setHold { request in

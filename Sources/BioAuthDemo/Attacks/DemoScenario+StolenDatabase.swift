@@ -8,8 +8,7 @@ extension DemoScenario {
         let title = "A stolen copy of the database"
         guard let server = target.inProcess else {
             let reason = "needs the server's database file; the in-process demo copies its own (run without --server)"
-            return DemoSection(kind: .attack, number: 5, title: title, explanation: "Skipped: this attack \(reason).",
-                               properties: [.skipped(.stolenDatabaseUseless, because: reason)], skippedBecause: reason)
+            return .skippedAttack(number: 5, title: title, property: .stolenDatabaseUseless, because: reason)
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-stolen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -47,6 +47,13 @@ public struct DemoSection: Codable, Sendable, Equatable {
         self.skippedBecause = skippedBecause
     }
 
+    /// An attack that could not run against this target: its one property is skipped, and the
+    /// explanation says why.
+    static func skippedAttack(number: Int, title: String, property: SecurityProperty, because reason: String) -> DemoSection {
+        DemoSection(kind: .attack, number: number, title: title, explanation: "Skipped: this attack \(reason).",
+                    properties: [.skipped(property, because: reason)], skippedBecause: reason)
+    }
+
     /// The result for `property`, if this section checked it.
     public func result(_ property: SecurityProperty) -> PropertyResult? {
         properties.first { $0.property == property }

@@ -30,6 +30,21 @@ public struct BenchmarkDatabase: Sendable {
         try await server.close()
     }
 
+    /// Opens the database at `location`, runs `body` with it, and closes it, also when `body` throws.
+    public static func with<T: Sendable>(
+        _ location: String, maxConnections: Int = 20, logger: Logger, _ body: (BenchmarkDatabase) async throws -> T
+    ) async throws -> T {
+        let database = try await open(location, maxConnections: maxConnections, logger: logger)
+        do {
+            let result = try await body(database)
+            try await database.close()
+            return result
+        } catch {
+            try? await database.close()
+            throw error
+        }
+    }
+
     private var database: any DatabaseProvider { server.database }
     private var flavor: SQLFlavor { server.database.flavor }
 
@@ -73,16 +88,8 @@ public struct BenchmarkDatabase: Sendable {
         let expired = now.addingTimeInterval(-3_600).millisecondsSince1970
         let userIDs = (0..<count).map { _ in SecureRandom.identifier(.user) }
         let registrationIDs = (0..<count).map { _ in SecureRandom.identifier(.registration) }
-        let digits = Array("0123456789abcdef".utf8)
         func bytes(_ data: Data) -> String {
-            var hex: [UInt8] = []
-            hex.reserveCapacity(data.count * 2)
-            for byte in data {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0f)])
-            }
-            let text = String(decoding: hex, as: UTF8.self)
-            return flavor == .sqlite ? "X'\(text)'" : "'\\x\(text)'::bytea"
+            flavor == .sqlite ? "X'\(Hex.lowercase(data))'" : "'\\x\(Hex.lowercase(data))'::bytea"
         }
         for chunk in stride(from: 0, to: count, by: 500).map({ $0..<min($0 + 500, count) }) {
             var users: [String] = [], registrations: [String] = [], sessions: [String] = []
@@ -136,25 +143,12 @@ public struct BenchmarkDatabase: Sendable {
         // Well-formed, so the completion parses it; never verified (see the doc comment).
         let signature = try P256.Signing.PrivateKey().signature(for: Data("probe".utf8)).derRepresentation
 
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: duration)
-        let start = clock.now
-        let signIns = try await withThrowingTaskGroup(of: Int.self) { group in
-            for registrationID in registrationIDs {
-                group.addTask {
-                    var done = 0
-                    while clock.now < deadline {
-                        let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registrationID))
-                        let attempt = try await biometrics.attempt(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
-                        _ = try await biometrics.complete(attempt.completion, signatureIsValid: true)
-                        done += 1
-                    }
-                    return done
-                }
-            }
-            return try await group.reduce(0, +)
+        let count = try await RateProbe.count(tasks: registrationIDs.count, for: duration) { task in
+            let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registrationIDs[task]))
+            let attempt = try await biometrics.attempt(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
+            _ = try await biometrics.complete(attempt.completion, signatureIsValid: true)
+            return 1
         }
-        let elapsed = start.duration(to: clock.now)
-        return CommitRate(signIns: signIns, seconds: elapsed.timeInterval, commitsPerSignIn: 2)
+        return CommitRate(signIns: count.operations, seconds: count.seconds, commitsPerSignIn: 2)
     }
 }

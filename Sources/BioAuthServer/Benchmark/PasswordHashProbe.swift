@@ -10,22 +10,9 @@ public enum PasswordHashProbe {
     public static func verificationsPerSecond(cost: Int, duration: Duration) async throws -> Double {
         let hasher = PasswordHasher(cost: UInt8(cost))
         let stored = try await hasher.hash("probe password")
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: duration)
-        let verified = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-                group.addTask {
-                    var done = 0
-                    while clock.now < deadline {
-                        _ = try await hasher.verify("probe password", against: stored)
-                        done += 1
-                    }
-                    return done
-                }
-            }
-            return try await group.reduce(0, +)
-        }
-        return Double(verified) / start.duration(to: clock.now).timeInterval
+        return try await RateProbe.count(tasks: ProcessInfo.processInfo.activeProcessorCount, for: duration) { _ in
+            _ = try await hasher.verify("probe password", against: stored)
+            return 1
+        }.perSecond
     }
 }

@@ -2,9 +2,25 @@ import Foundation
 import Logging
 import SQLKit
 
-/// Throwaway PostgreSQL databases for `bioauth bench`, so that every measurement starts from an
-/// empty schema without touching the server the operator pointed it at.
+/// Throwaway PostgreSQL databases, for `bioauth bench` and the test suite: every measurement or
+/// test starts from an empty schema without touching the server's other databases.
 public enum ScratchDatabase {
+    /// Creates the database `name`, runs `body` with a URL for it, and drops it afterwards, also
+    /// when `body` throws.
+    public static func with<T: Sendable>(
+        _ name: String, on adminURL: String, logger: Logger, _ body: (String) async throws -> T
+    ) async throws -> T {
+        let url = try await create(name, on: adminURL, logger: logger)
+        do {
+            let result = try await body(url)
+            try await drop(name, on: adminURL, logger: logger)
+            return result
+        } catch {
+            try? await drop(name, on: adminURL, logger: logger)
+            throw error
+        }
+    }
+
     /// Creates a database named `name` on the server `adminURL` reaches, and returns a URL for it.
     public static func create(_ name: String, on adminURL: String, logger: Logger) async throws -> String {
         try await withAdmin(adminURL, logger: logger) { db in
@@ -16,10 +32,11 @@ public enum ScratchDatabase {
         return url
     }
 
-    /// Drops the database `name` (made by ``create(_:on:logger:)``), if it is there.
+    /// Drops the database `name` (made by ``create(_:on:logger:)``), if it is there, closing any
+    /// connection still open to it.
     public static func drop(_ name: String, on adminURL: String, logger: Logger) async throws {
         try await withAdmin(adminURL, logger: logger) { db in
-            try await db.raw("DROP DATABASE IF EXISTS \(ident: name)").run()
+            try await db.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run()
         }
     }
 

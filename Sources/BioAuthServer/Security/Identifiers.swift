@@ -19,17 +19,22 @@ enum SecureRandom {
 
     /// An identifier: the type prefix and 128 random bits as 32 lowercase hex digits.
     static func identifier(_ prefix: IdentifierPrefix) -> String {
-        // Four identifiers per sign-in and millions when seeding a benchmark: hex by table, not
-        // by `String(format:)`, which costs a formatter per byte.
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var text = Array(prefix.rawValue.utf8)
-        text.reserveCapacity(text.count + 32)
-        for _ in 0..<2 {
-            let word = generator.next()
-            for shift in stride(from: 60, through: 0, by: -4) {
-                text.append(digits[Int((word >> UInt64(shift)) & 0xf)])
-            }
+        prefix.rawValue + Hex.lowercase(bytes(16))
+    }
+}
+
+/// Lowercase hexadecimal text of bytes.
+enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Two digits per byte, by table: four identifiers per sign-in and millions when seeding a
+    /// benchmark, where `String(format: "%02x")` cost a formatter per byte.
+    static func lowercase(_ bytes: Data) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
     }

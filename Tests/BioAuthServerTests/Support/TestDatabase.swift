@@ -1,7 +1,6 @@
 @testable import BioAuthServer
 import Foundation
 import Logging
-import PostgresKit
 
 /// The database the server suite runs against: SQLite unless `BIOAUTH_TEST_DATABASE=postgres`
 /// (then the PostgreSQL server in `BIOAUTH_TEST_POSTGRES_URL`, which `./scripts/test` starts).
@@ -34,36 +33,9 @@ enum TestDatabase: String, Sendable, CustomStringConvertible {
             defer { try? FileManager.default.removeItem(at: folder) }
             return try await body(folder.appendingPathComponent("bioauth.sqlite").path)
         case .postgres:
-            guard let url = Self.postgresURL, var components = URLComponents(string: url) else { throw NoPostgresError() }
+            guard let url = Self.postgresURL else { throw NoPostgresError() }
             let name = "bioauth_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-            try await Self.admin(url, "CREATE DATABASE \(name)")
-            components.path = "/\(name)"
-            do {
-                let result = try await body(components.string!)
-                try await Self.admin(url, "DROP DATABASE \(name) WITH (FORCE)")
-                return result
-            } catch {
-                try? await Self.admin(url, "DROP DATABASE \(name) WITH (FORCE)")
-                throw error
-            }
-        }
-    }
-
-    /// One statement on the server's own database, outside any transaction.
-    private static func admin(_ url: String, _ sql: String) async throws {
-        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else { throw NoPostgresError() }
-        let database = String(components.path.drop(while: { $0 == "/" }))
-        let logger = Logger(label: "bioauth-test-admin", factory: { _ in SwiftLogNoOpLogHandler() })
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(host: host, port: components.port ?? 5432, username: user, password: components.password,
-                                 database: database.isEmpty ? user : database, tls: .disable),
-            id: 1, logger: logger)
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
+            return try await ScratchDatabase.with(name, on: url, logger: Logger(label: "bioauth-test-admin", factory: { _ in SwiftLogNoOpLogHandler() }), body)
         }
     }
 }
