@@ -11,12 +11,20 @@ import Synchronization
 /// `SQLITE_BUSY`.
 ///
 /// A second connection checkpoints the WAL into the database file every 200 ms
-/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. Both run on a thread pool
-/// of their own: on NIO's shared pool a statement could queue behind a quarter-second bcrypt hash.
+/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. Both run on
+/// ``threads``, not on NIO's shared pool, where a statement could queue behind a quarter-second
+/// bcrypt hash.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
+    /// The threads SQLite's blocking calls run on, shared by every database the process opens
+    /// (a server opens one; the test suite opens dozens at once) and never shut down, like NIO's
+    /// own singletons.
+    private static let threads: NIOThreadPool = {
+        let threads = NIOThreadPool(numberOfThreads: 2)
+        threads.start()
+        return threads
+    }()
     private let connection: SQLiteConnection
-    private let threads: NIOThreadPool
     private let checkpointer: SQLiteCheckpointer
     private let gate = AsyncGate()
     private let logger: Logger
@@ -31,9 +39,8 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(connection: SQLiteConnection, threads: NIOThreadPool, checkpointer: SQLiteCheckpointer, logger: Logger) {
+    private init(connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, logger: Logger) {
         self.connection = connection
-        self.threads = threads
         self.checkpointer = checkpointer
         self.logger = logger
     }
@@ -45,14 +52,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
-        let threads = NIOThreadPool(numberOfThreads: 2)
-        threads.start()
         let connection: SQLiteConnection
         do {
             connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+                storage: .file(path: path), threadPool: Self.threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
-            try? await threads.shutdownGracefully()
             throw OpenError(path: path, reason: String(describing: error))
         }
         do {
@@ -71,18 +75,16 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             try await db.raw("DROP TABLE bioauth_probe").run()
         } catch {
             try? await connection.close()
-            try? await threads.shutdownGracefully()
             throw OpenError(path: path, reason: String(describing: error))
         }
         let checkpointer: SQLiteCheckpointer
         do {
-            checkpointer = try await SQLiteCheckpointer.start(path: path, threads: threads, logger: logger)
+            checkpointer = try await SQLiteCheckpointer.start(path: path, threads: Self.threads, logger: logger)
         } catch {
             try? await connection.close()
-            try? await threads.shutdownGracefully()
             throw OpenError(path: path, reason: String(describing: error))
         }
-        return SQLiteDatabaseProvider(connection: connection, threads: threads, checkpointer: checkpointer, logger: logger)
+        return SQLiteDatabaseProvider(connection: connection, checkpointer: checkpointer, logger: logger)
     }
 
     func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -136,6 +138,5 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         try await gate.withGate {
             try await connection.close()
         }
-        try await threads.shutdownGracefully()
     }
 }

@@ -23,9 +23,23 @@ enum TestDatabase: String, Sendable, CustomStringConvertible {
         var description: String { "BIOAUTH_TEST_POSTGRES_URL is not set; run ./scripts/test, which starts a PostgreSQL" }
     }
 
+    /// How many test databases may be open at once. Swift Testing starts every test at once; a
+    /// server over each holds about ten file descriptors, and past about 1,350 open descriptors
+    /// Foundation's `Process.run()` (which the `bioauth serve` tests call) can crash on Linux: it
+    /// reads 256 bytes from each `/proc/self/fd` entry and so past the end of glibc's full buffer
+    /// (swift-corelibs-foundation#5472).
+    private static let openDatabases = AsyncGate(width: 16)
+
     /// Runs `body` with the location (`--database` value) of a new, empty database of this kind,
-    /// removed afterwards: a SQLite file in a new folder, or a new PostgreSQL database.
+    /// removed afterwards: a SQLite file in a new folder, or a new PostgreSQL database. Waits while
+    /// ``openDatabases`` are in use; `body` must not ask for another one.
     func withFreshDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+        try await Self.openDatabases.withGate {
+            try await withNewDatabase(body)
+        }
+    }
+
+    private func withNewDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-test-\(UUID().uuidString)")
