@@ -23,8 +23,9 @@ extension BenchReport {
         for database in databases {
             lines.append("")
             lines.append("[\(database.database)]")
-            lines.append("  commit probe: \(format(database.commitProbe.signInsPerSecond)) sign-ins/s "
-                         + "(\(database.commitProbe.commitsPerSignIn) transactions each, one of them durable)")
+            let probes = database.commitProbes.map { "\(format($0.signInsPerSecond))/s" }.joined(separator: ", then ")
+            lines.append("  commit probe: \(probes) sign-ins before and after the loads "
+                         + "(\(database.commitProbes.first?.commitsPerSignIn ?? 0) transactions each, one of them durable)")
             lines.append("  limit: \(format(database.limit)) sign-ins/s (\(database.limitedBy))")
             lines.append("  biometric sign-in, closed loop:")
             lines.append("    conns  sign-ins/s  of limit   p50 ms   p99 ms  p99.9 ms  server CPU  client CPU  errors")

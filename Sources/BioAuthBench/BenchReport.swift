@@ -31,9 +31,11 @@ public struct CPULimits: Codable, Sendable {
 public struct DatabaseReport: Codable, Sendable {
     /// `sqlite` or `postgres`.
     public var database: String
-    /// The database's own rate for the transactions of a biometric sign-in.
-    public var commitProbe: BenchmarkDatabase.CommitRate
-    /// The lower of the two physical limits, in sign-ins per second.
+    /// The database's own rate for the transactions of a biometric sign-in, measured before and
+    /// after the loads.
+    public var commitProbes: [BenchmarkDatabase.CommitRate]
+    /// The lower of the two physical limits (the commit rate being the best of
+    /// ``commitProbes``), in sign-ins per second.
     public var limit: Double
     /// Which limit that is.
     public var limitedBy: String

@@ -26,7 +26,7 @@ struct BenchSmokeTests {
         #expect(report.limits.passwordVerificationsPerSecond > 0)
         let database = try #require(report.databases.first)
         #expect(database.database == TestDatabase.current.rawValue)
-        #expect(database.commitProbe.signIns > 0)
+        #expect(database.commitProbes.count == 2 && database.commitProbes.allSatisfy { $0.signIns > 0 })
         #expect(database.biometricSweep.map(\.connections) == [1, 4])
         #expect(database.biometricSweep.allSatisfy { $0.operations > 0 && $0.errors == 0 && $0.latency.p50 > 0 })
         #expect(database.halfLoad.operations > 0 && database.halfLoad.offeredRate != nil)
@@ -56,7 +56,7 @@ private struct SmokeReport: Decodable {
     struct Point: Decodable { var accounts: Int }
     struct Database: Decodable {
         var database: String
-        var commitProbe: Probe
+        var commitProbes: [Probe]
         var biometricSweep: [Load]
         var halfLoad: Load
         var password: Load

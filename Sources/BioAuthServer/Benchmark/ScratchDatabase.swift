@@ -46,7 +46,7 @@ public enum ScratchDatabase {
         var description: String { "\(PostgresDatabaseProvider.redacted(url)) is not a URL" }
     }
 
-    private static func withAdmin(_ url: String, logger: Logger, _ body: @Sendable (any SQLDatabase) async throws -> Void) async throws {
+    private static func withAdmin(_ url: String, logger: Logger, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
         let admin = try await PostgresDatabaseProvider.open(url: url, maxConnections: 1, logger: logger)
         do {
             try await admin.withDatabase(body)

@@ -33,18 +33,18 @@ protocol DatabaseProvider: Sendable {
     var flavor: SQLFlavor { get }
 
     /// Runs `body` with a database handle; each statement commits on its own.
-    func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// The commit is durable (on disk) before this returns.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Like ``transaction(_:)``, but the commit does not wait for the disk: a crash may lose it.
     ///
     /// Only for rows whose loss is harmless, such as an authentication challenge (the client
     /// asks again). The log is sequential, so the next durable commit makes this one durable too,
     /// and nothing that depends on it can outlive it.
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
     /// Whether `error` is a UNIQUE (or primary-key) constraint violation, so that a race that
     /// slips past a "does it exist?" check becomes the contract's 409, not a 500.

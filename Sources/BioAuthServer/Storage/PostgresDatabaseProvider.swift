@@ -114,19 +114,19 @@ final class PostgresDatabaseProvider: DatabaseProvider {
         return String(describing: error)
     }
 
-    func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await body(connection.sql())
         }
     }
 
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await runTransaction(on: connection.sql(), begin: "BEGIN", logger: logger, describe: Self.describe, body)
         }
     }
 
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await runTransaction(on: connection.sql(), begin: "BEGIN", logger: logger, describe: Self.describe) { db in
                 // For this transaction only; PostgreSQL flushes its WAL in order, so a later

@@ -35,6 +35,7 @@ final class SQLiteCheckpointer: Sendable {
                 do {
                     _ = try await connection.sql().raw("PRAGMA wal_checkpoint(PASSIVE)").all()
                 } catch {
+                    guard !Task.isCancelled else { break }  // stop() interrupted it: not a failure
                     // The automatic checkpoint (at 40 MB of WAL) still bounds the file.
                     logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
                 }

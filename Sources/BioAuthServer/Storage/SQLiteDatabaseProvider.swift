@@ -2,18 +2,19 @@ import Foundation
 import Logging
 import NIOPosix
 import SQLiteKit
-import Synchronization
 
 /// The embedded database: one SQLite file in WAL mode with durable commits.
 ///
-/// One connection serves the whole process behind an ``AsyncGate``, so that a transaction never
+/// Writes go through two connections behind one ``AsyncGate``, so that a transaction never
 /// interleaves with another task's statements and writers queue instead of failing with
-/// `SQLITE_BUSY`.
+/// `SQLITE_BUSY`: the durable one (`synchronous = FULL`: each commit syncs the WAL before the
+/// server answers) for everything, and the relaxed one (`synchronous = NORMAL`) for
+/// ``transactionWithoutWaitingForDisk(_:)`` alone. The WAL is one file, so the next durable
+/// commit syncs the relaxed one's frames too.
 ///
-/// A second connection checkpoints the WAL into the database file every 200 ms
-/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. Both run on
-/// ``threads``, not on NIO's shared pool, where a statement could queue behind a quarter-second
-/// bcrypt hash.
+/// A third connection checkpoints the WAL into the database file every 200 ms
+/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. All run on ``threads``,
+/// not on NIO's shared pool, where a statement could queue behind a quarter-second bcrypt hash.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
     /// The threads SQLite's blocking calls run on, shared by every database the process opens
@@ -24,13 +25,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         threads.start()
         return threads
     }()
-    private let connection: SQLiteConnection
+    private let durable: SQLiteConnection
+    private let relaxed: SQLiteConnection
     private let checkpointer: SQLiteCheckpointer
     private let gate = AsyncGate()
     private let logger: Logger
-    /// Whether the connection may be left at `synchronous = NORMAL` by
-    /// ``transactionWithoutWaitingForDisk(_:)``; read and written only inside the gate.
-    private let mayBeRelaxed = Mutex(false)
 
     /// Why the database could not be opened, in words fit for a one-line error.
     struct OpenError: Error, CustomStringConvertible {
@@ -39,8 +38,9 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, logger: Logger) {
-        self.connection = connection
+    private init(durable: SQLiteConnection, relaxed: SQLiteConnection, checkpointer: SQLiteCheckpointer, logger: Logger) {
+        self.durable = durable
+        self.relaxed = relaxed
         self.checkpointer = checkpointer
         self.logger = logger
     }
@@ -52,77 +52,74 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
-        let connection: SQLiteConnection
+        var opened: [SQLiteConnection] = []
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: Self.threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+            let durable = try await connect(path: path, synchronous: "FULL", logger: logger)
+            opened.append(durable)
+            let relaxed = try await connect(path: path, synchronous: "NORMAL", logger: logger)
+            opened.append(relaxed)
+            // Probe that the file is writable now, not on the first sign-in.
+            try await durable.sql().raw("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)").run()
+            try await durable.sql().raw("DROP TABLE bioauth_probe").run()
+            let checkpointer = try await SQLiteCheckpointer.start(path: path, threads: Self.threads, logger: logger)
+            return SQLiteDatabaseProvider(durable: durable, relaxed: relaxed, checkpointer: checkpointer, logger: logger)
         } catch {
+            for connection in opened.reversed() {
+                try? await connection.close()
+            }
             throw OpenError(path: path, reason: String(describing: error))
         }
+    }
+
+    /// Opens one writing connection in WAL mode with the given `synchronous` setting.
+    private static func connect(path: String, synchronous: String, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         do {
             let db = connection.sql()
-            // WAL keeps readers off the writer's back; synchronous=FULL makes each commit durable
-            // (fsync of the WAL) before the server answers. busy_timeout replaces SQLiteNIO's
-            // spinning busy handler in case another process (a backup, an operator) holds a lock.
+            // busy_timeout replaces SQLiteNIO's spinning busy handler in case another process (a
+            // backup, an operator) holds a lock. The checkpointer copies the WAL into the file; the
+            // automatic checkpoint stays as a backstop at 40 MB.
             _ = try await db.raw("PRAGMA journal_mode = WAL").all()
-            try await db.raw("PRAGMA synchronous = FULL").run()
+            try await db.raw(SQLQueryString("PRAGMA synchronous = \(unsafeRaw: synchronous)")).run()
             try await db.raw("PRAGMA foreign_keys = ON").run()
             try await db.raw("PRAGMA busy_timeout = 5000").run()
-            // The checkpointer does this work; the automatic checkpoint stays as a backstop at 40 MB.
             _ = try await db.raw("PRAGMA wal_autocheckpoint = 10000").all()
-            // Probe that the file is writable now, not on the first sign-in.
-            try await db.raw("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)").run()
-            try await db.raw("DROP TABLE bioauth_probe").run()
+            return connection
         } catch {
             try? await connection.close()
-            throw OpenError(path: path, reason: String(describing: error))
-        }
-        let checkpointer: SQLiteCheckpointer
-        do {
-            checkpointer = try await SQLiteCheckpointer.start(path: path, threads: Self.threads, logger: logger)
-        } catch {
-            try? await connection.close()
-            throw OpenError(path: path, reason: String(describing: error))
-        }
-        return SQLiteDatabaseProvider(connection: connection, checkpointer: checkpointer, logger: logger)
-    }
-
-    func withDatabase<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withGate {
-            try await restoreDurability()
-            return try await body(connection.sql())
+            throw error
         }
     }
 
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withGate {
-            try await restoreDurability()
-            return try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await exclusively { [durable] in
+            try await body(durable.sql())
         }
     }
 
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.withGate {
-            // Marked first, so that a failure anywhere below leaves the next caller to restore FULL.
-            mayBeRelaxed.withLock { $0 = true }
-            try await connection.sql().raw("PRAGMA synchronous = NORMAL").run()
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await runTransaction(on: connection.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body))
-            } catch {
-                result = .failure(error)
-            }
-            try? await restoreDurability()
-            return try result.get()
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await exclusively { [durable, logger] in
+            try await runTransaction(on: durable.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
         }
     }
 
-    /// Puts the connection back to durable commits if it may not be; inside the gate only. If
-    /// this fails, the caller's statement does not run.
-    private func restoreDurability() async throws {
-        guard mayBeRelaxed.withLock({ $0 }) else { return }
-        try await connection.sql().raw("PRAGMA synchronous = FULL").run()
-        mayBeRelaxed.withLock { $0 = false }
+    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await exclusively { [relaxed, logger] in
+            try await runTransaction(on: relaxed.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
+        }
+    }
+
+    /// Runs `work` alone on the connections, in a task of high priority.
+    ///
+    /// Every statement's result comes back through the concurrency runtime's queue; at default
+    /// priority it waits there behind the HTTP work of every other request while this one holds
+    /// the gate, so the one-writer section stretches and throughput falls as load rises (from
+    /// 322 sign-ins/s at 4 connections to 188/s at 64 before this; see docs/BENCHMARKS.md).
+    private func exclusively<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task(priority: .high) { [gate] in
+            try await gate.withGate(work)
+        }.value
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool {
@@ -132,11 +129,17 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func shutdown() async throws {
-        // The checkpointer closes first, so that the main connection is the last one and its
-        // close checkpoints the WAL and removes it.
+        // The durable connection closes last: the last close checkpoints the WAL, syncs the file
+        // and removes the WAL.
         await checkpointer.stop()
         try await gate.withGate {
-            try await connection.close()
+            do {
+                try await relaxed.close()
+            } catch {
+                try? await durable.close()
+                throw error
+            }
+            try await durable.close()
         }
     }
 }
