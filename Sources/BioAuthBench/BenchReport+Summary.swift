@@ -46,7 +46,8 @@ extension BenchReport {
             for point in database.growth {
                 lines.append("  \(point.accounts) accounts (seeded in \(format(point.seedSeconds, digits: 1)) s): half load p50 \(format(point.halfLoad.latency.p50, digits: 2)) ms, "
                              + "p99 \(format(point.halfLoad.latency.p99, digits: 2)) ms; saturated \(format(point.saturated.throughput))/s; "
-                             + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB")
+                             + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB"
+                             + (point.halfLoad.serverBytesWrittenPerOperation.map { "; server wrote \(format($0 / 1024)) KiB per sign-in" } ?? ""))
             }
             lines.append("  growth: p50 ratio \(format(database.growthP50Ratio, digits: 2))")
             lines.append("  targets:")

@@ -35,12 +35,13 @@ struct LoadGenerator: Sendable {
         progress.begin(label, until: end) { tickets.finished.load(ordering: .relaxed) }
         defer { progress.end() }
 
-        async let cpu: (server: Double, client: Double) = {
+        async let usage: (server: Double, client: Double, written: Int) = {
             try? await Task.sleep(until: measureFrom, clock: clock)
-            let server0 = server.cpuSeconds, client0 = ProcessStats.cpuSeconds(pid: getpid())
+            let server0 = server.cpuSeconds, client0 = ProcessStats.cpuSeconds(pid: getpid()), written0 = server.writtenBytes
             try? await Task.sleep(until: end, clock: clock)
             let seconds = duration.seconds
-            return ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds)
+            return ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds,
+                    server.writtenBytes - written0)
         }()
 
         let outcomes = try await withThrowingTaskGroup(of: WorkerOutcome.self) { group in
@@ -89,13 +90,14 @@ struct LoadGenerator: Sendable {
             for try await outcome in group { merged.merge(outcome) }
             return merged
         }
-        let (serverCPU, clientCPU) = await cpu
+        let (serverCPU, clientCPU, written) = await usage
         let operations = Int(outcomes.histogram.totalCount)
         return LoadResult(
             connections: connections, offeredRate: offeredRate, operations: operations, errors: outcomes.errors,
             seconds: duration.seconds, throughput: Double(operations) / duration.seconds, latency: Latency(outcomes.histogram),
             startLag: offeredRate == nil ? nil : Latency(outcomes.lag),
-            serverCPUCores: serverCPU, clientCPUCores: clientCPU, firstError: outcomes.firstError)
+            serverCPUCores: serverCPU, clientCPUCores: clientCPU,
+            serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil, firstError: outcomes.firstError)
     }
 }
 

@@ -23,6 +23,9 @@ public struct LoadResult: Codable, Sendable {
     public var serverCPUCores: Double
     /// The load generator's own CPU use, in cores.
     public var clientCPUCores: Double
+    /// Bytes the server wrote to storage per operation over the measured time (the database's
+    /// log and checkpoints; PostgreSQL's writes are its own processes' and not counted).
+    public var serverBytesWrittenPerOperation: Double?
     /// The first failure, if any.
     public var firstError: String?
 }

@@ -56,9 +56,15 @@ final class ServerProcess: @unchecked Sendable {
         ProcessStats.cpuSeconds(pid: process.processIdentifier)
     }
 
+    /// Bytes the server has caused to be written to storage so far (`write_bytes` of
+    /// `/proc/PID/io`: the WAL, and the database file through checkpoints).
+    var writtenBytes: Int {
+        ProcessStats.field(of: "io", pid: process.processIdentifier, named: "write_bytes") ?? 0
+    }
+
     /// The most memory the server has held resident so far (VmHWM), in bytes.
     var peakResidentBytes: Int {
-        ProcessStats.status(pid: process.processIdentifier, field: "VmHWM") ?? 0
+        (ProcessStats.field(of: "status", pid: process.processIdentifier, named: "VmHWM") ?? 0) * 1024
     }
 
     /// Stops the server with SIGTERM (a graceful drain) and waits for it.
@@ -85,11 +91,12 @@ enum ProcessStats {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// A `kB` field of `/proc/PID/status` (VmHWM, VmRSS), in bytes.
-    static func status(pid: Int32, field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+    /// A numeric field of `/proc/PID/<file>` in its own unit (`kB` for `status`'s VmHWM, bytes
+    /// for `io`'s write_bytes).
+    static func field(of file: String, pid: Int32, named name: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
         }
         return nil
     }
