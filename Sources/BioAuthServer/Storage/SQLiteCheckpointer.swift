@@ -1,31 +1,40 @@
 import Logging
-import NIOPosix
-import SQLiteKit
 
-/// Copies committed pages from SQLite's WAL into the database file, on a connection of its own,
-/// every 200 ms.
+/// Copies committed pages from SQLite's WAL into the database file, on a connection and a thread
+/// of its own, every 200 ms.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that pushes the WAL past its threshold,
 /// so one request in a few hundred would also wait for the database file's writes and fsync. A
 /// `PASSIVE` checkpoint from a second connection never blocks the writer; it syncs the WAL before
 /// it copies, so it never writes a page whose commit is not yet durable.
 final class SQLiteCheckpointer: Sendable {
-    private let connection: SQLiteConnection
+    private let thread: SQLiteThread
+    private let handle: SQLiteHandle
     private let loop: Task<Void, Never>
 
-    private init(connection: SQLiteConnection, loop: Task<Void, Never>) {
-        self.connection = connection
+    private init(thread: SQLiteThread, handle: SQLiteHandle, loop: Task<Void, Never>) {
+        self.thread = thread
+        self.handle = handle
         self.loop = loop
     }
 
-    /// Opens the second connection and starts checkpointing.
-    static func start(path: String, threads: NIOThreadPool, logger: Logger, every interval: Duration = .milliseconds(200)) async throws -> SQLiteCheckpointer {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+    /// Opens the checkpointing connection and starts checkpointing.
+    static func start(path: String, logger: Logger, every interval: Duration = .milliseconds(200)) async throws -> SQLiteCheckpointer {
+        let thread = SQLiteThread(name: "sqlite-checkpoint")
+        let handle: SQLiteHandle
         do {
-            try await connection.sql().raw("PRAGMA synchronous = FULL").run()
+            handle = try await thread.perform {
+                let handle = try SQLiteHandle(path: path)
+                do {
+                    try handle.execute("PRAGMA synchronous = FULL", [])
+                } catch {
+                    try? handle.close()
+                    throw error
+                }
+                return handle
+            }
         } catch {
-            try? await connection.close()
+            thread.stop()
             throw error
         }
         let loop = Task {
@@ -33,21 +42,21 @@ final class SQLiteCheckpointer: Sendable {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled else { break }
                 do {
-                    _ = try await connection.sql().raw("PRAGMA wal_checkpoint(PASSIVE)").all()
+                    try await thread.perform { try handle.execute("PRAGMA wal_checkpoint(PASSIVE)", []) }
                 } catch {
-                    guard !Task.isCancelled else { break }  // stop() interrupted it: not a failure
                     // The automatic checkpoint (at 40 MB of WAL) still bounds the file.
                     logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
                 }
             }
         }
-        return SQLiteCheckpointer(connection: connection, loop: loop)
+        return SQLiteCheckpointer(thread: thread, handle: handle, loop: loop)
     }
 
-    /// Stops checkpointing and closes the connection.
+    /// Stops checkpointing, closes the connection and ends its thread.
     func stop() async {
         loop.cancel()
         await loop.value
-        try? await connection.close()
+        try? await thread.perform { [handle] in try handle.close() }
+        thread.stop()
     }
 }

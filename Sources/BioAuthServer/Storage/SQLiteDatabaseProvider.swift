@@ -1,7 +1,6 @@
 import Foundation
 import Logging
-import NIOPosix
-import SQLiteKit
+import SQLKit
 
 /// The embedded database: one SQLite file in WAL mode with durable commits.
 ///
@@ -12,21 +11,15 @@ import SQLiteKit
 /// ``transactionWithoutWaitingForDisk(_:)`` alone. The WAL is one file, so the next durable
 /// commit syncs the relaxed one's frames too.
 ///
-/// A third connection checkpoints the WAL into the database file every 200 ms
-/// (``SQLiteCheckpointer``), so that no request waits for a checkpoint. All run on ``threads``,
-/// not on NIO's shared pool, where a statement could queue behind a quarter-second bcrypt hash.
+/// Both connections live on one ``SQLiteThread``, and each transaction runs there from `BEGIN`
+/// to `COMMIT` without leaving it. A third connection, on a thread of its own, checkpoints the
+/// WAL into the database file every 200 ms (``SQLiteCheckpointer``), so that no request waits for
+/// a checkpoint.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
-    /// The threads SQLite's blocking calls run on, shared by every database the process opens
-    /// (a server opens one; the test suite opens dozens at once) and never shut down, like NIO's
-    /// own singletons.
-    private static let threads: NIOThreadPool = {
-        let threads = NIOThreadPool(numberOfThreads: 2)
-        threads.start()
-        return threads
-    }()
-    private let durable: SQLiteConnection
-    private let relaxed: SQLiteConnection
+    private let thread: SQLiteThread
+    private let durable: SQLiteThreadDatabase
+    private let relaxed: SQLiteThreadDatabase
     private let checkpointer: SQLiteCheckpointer
     private let gate = AsyncGate()
     private let logger: Logger
@@ -38,7 +31,10 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(durable: SQLiteConnection, relaxed: SQLiteConnection, checkpointer: SQLiteCheckpointer, logger: Logger) {
+    private init(
+        thread: SQLiteThread, durable: SQLiteThreadDatabase, relaxed: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer, logger: Logger
+    ) {
+        self.thread = thread
         self.durable = durable
         self.relaxed = relaxed
         self.checkpointer = checkpointer
@@ -52,97 +48,98 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
-        var opened: [SQLiteConnection] = []
+        let thread = SQLiteThread(name: "sqlite")
+        var opened: [SQLiteHandle] = []
         do {
-            let durable = try await connect(path: path, synchronous: "FULL", logger: logger)
+            let durable = try await thread.perform { try connect(path: path, synchronous: "FULL") }
             opened.append(durable)
-            let relaxed = try await connect(path: path, synchronous: "NORMAL", logger: logger)
+            let relaxed = try await thread.perform { try connect(path: path, synchronous: "NORMAL") }
             opened.append(relaxed)
             // Probe that the file is writable now, not on the first sign-in.
-            try await durable.sql().raw("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)").run()
-            try await durable.sql().raw("DROP TABLE bioauth_probe").run()
-            let checkpointer = try await SQLiteCheckpointer.start(path: path, threads: Self.threads, logger: logger)
-            return SQLiteDatabaseProvider(durable: durable, relaxed: relaxed, checkpointer: checkpointer, logger: logger)
-        } catch {
-            for connection in opened.reversed() {
-                try? await connection.close()
+            try await thread.perform {
+                try durable.execute("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)", [])
+                try durable.execute("DROP TABLE bioauth_probe", [])
             }
+            let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
+            return SQLiteDatabaseProvider(
+                thread: thread,
+                durable: SQLiteThreadDatabase(handle: durable, thread: thread, logger: logger),
+                relaxed: SQLiteThreadDatabase(handle: relaxed, thread: thread, logger: logger),
+                checkpointer: checkpointer, logger: logger)
+        } catch {
+            try? await thread.perform { [opened] in
+                for handle in opened.reversed() { try? handle.close() }
+            }
+            thread.stop()
             throw OpenError(path: path, reason: String(describing: error))
         }
     }
 
-    /// Opens one writing connection in WAL mode with the given `synchronous` setting.
-    private static func connect(path: String, synchronous: String, logger: Logger) async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+    /// Opens one writing connection in WAL mode with the given `synchronous` setting. Runs on the
+    /// connection's thread.
+    private static func connect(path: String, synchronous: String) throws -> SQLiteHandle {
+        let handle = try SQLiteHandle(path: path)
         do {
-            let db = connection.sql()
-            // busy_timeout replaces SQLiteNIO's spinning busy handler in case another process (a
-            // backup, an operator) holds a lock. The checkpointer copies the WAL into the file; the
-            // automatic checkpoint stays as a backstop at 40 MB.
-            _ = try await db.raw("PRAGMA journal_mode = WAL").all()
-            try await db.raw(SQLQueryString("PRAGMA synchronous = \(unsafeRaw: synchronous)")).run()
-            try await db.raw("PRAGMA foreign_keys = ON").run()
-            try await db.raw("PRAGMA busy_timeout = 5000").run()
-            _ = try await db.raw("PRAGMA wal_autocheckpoint = 10000").all()
+            // busy_timeout waits in case another process (a backup, an operator) holds a lock. The
+            // checkpointer copies the WAL into the file; the automatic checkpoint stays as a
+            // backstop at 40 MB.
+            try handle.execute("PRAGMA journal_mode = WAL", [])
+            try handle.execute("PRAGMA synchronous = \(synchronous)", [])
+            try handle.execute("PRAGMA foreign_keys = ON", [])
+            try handle.execute("PRAGMA busy_timeout = 5000", [])
+            try handle.execute("PRAGMA wal_autocheckpoint = 10000", [])
             // 32 MiB of pages instead of SQLite's default 2 MiB, so that the inner pages of a
             // million accounts' indexes stay in memory (docs/BENCHMARKS.md, growth).
-            try await db.raw("PRAGMA cache_size = -32768").run()
-            return connection
+            try handle.execute("PRAGMA cache_size = -32768", [])
+            return handle
         } catch {
-            try? await connection.close()
+            try? handle.close()
             throw error
         }
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await exclusively { [durable] in
-            try await body(durable.sql())
+            try await body(durable)
         }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await exclusively { [durable, logger] in
-            try await runTransaction(on: durable.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
+            try await runTransaction(on: durable, begin: "BEGIN IMMEDIATE", logger: logger, body)
         }
     }
 
     func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await exclusively { [relaxed, logger] in
-            try await runTransaction(on: relaxed.sql(), begin: "BEGIN IMMEDIATE", logger: logger, body)
+            try await runTransaction(on: relaxed, begin: "BEGIN IMMEDIATE", logger: logger, body)
         }
     }
 
-    /// Runs `work` alone on the connections, in a task of high priority.
-    ///
-    /// Every statement's result comes back through the concurrency runtime's queue; at default
-    /// priority it waits there behind the HTTP work of every other request while this one holds
-    /// the gate, so the one-writer section stretches and throughput falls as load rises (from
-    /// 322 sign-ins/s at 4 connections to 188/s at 64 before this; see docs/BENCHMARKS.md).
+    /// Runs `work` alone on the connections, on their thread.
     private func exclusively<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await Task(priority: .high) { [gate] in
+        try await withTaskExecutorPreference(thread) { [gate] in
             try await gate.withGate(work)
-        }.value
+        }
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        return error.reason == .constraintUniqueFailed || error.reason == .constraintPrimaryKeyFailed
-            || (error.reason == .constraint && error.message.contains("UNIQUE constraint failed"))
+        (error as? SQLiteStatementError)?.isUniqueViolation ?? false
     }
 
     func shutdown() async throws {
         // The durable connection closes last: the last close checkpoints the WAL, syncs the file
         // and removes the WAL.
         await checkpointer.stop()
-        try await gate.withGate {
+        defer { thread.stop() }
+        try await exclusively { [durable, relaxed] in
             do {
-                try await relaxed.close()
+                try relaxed.handle.close()
             } catch {
-                try? await durable.close()
+                try? durable.handle.close()
                 throw error
             }
-            try await durable.close()
+            try durable.handle.close()
         }
     }
 }

@@ -1,0 +1,146 @@
+import NIOCore
+import SQLiteNIO
+import VaporCSQLite
+
+/// One SQLite connection, driven through SQLite's C API on one ``SQLiteThread``.
+///
+/// It keeps every statement it has prepared (the server runs a few dozen distinct statements,
+/// each thousands of times), so a statement is parsed once per connection, not once per request.
+/// Not thread-safe: only its thread may call it.
+final class SQLiteHandle: @unchecked Sendable {
+    private var connection: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// More distinct statements than this are prepared afresh each time instead of kept.
+    private static let statementCacheLimit = 256
+    /// SQLite's global state is set up once per process, before the first connection.
+    private static let initialized: Int32 = sqlite_nio_sqlite3_initialize()
+
+    /// Opens (creating if needed) the database file at `path`.
+    init(path: String) throws {
+        guard Self.initialized == SQLITE_OK else {
+            throw SQLiteStatementError(code: Self.initialized, message: "cannot initialise SQLite")
+        }
+        // One thread uses the connection, so SQLite's own locking of it (FULLMUTEX) is not needed.
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var connection: OpaquePointer?
+        let opened = sqlite_nio_sqlite3_open_v2(path, &connection, flags, nil)
+        guard opened == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite_nio_sqlite3_close(connection)
+            throw SQLiteStatementError(code: opened, message: message)
+        }
+        self.connection = connection
+    }
+
+    deinit {
+        assert(connection == nil, "SQLiteHandle was not closed")
+    }
+
+    /// Runs one statement with `binds` for its `?` parameters and passes each result row to
+    /// `onRow` as (column names, values).
+    func execute(_ sql: String, _ binds: [SQLiteData], onRow: ([String], [SQLiteData]) throws -> Void = { _, _ in }) throws {
+        let statement = try prepared(sql)
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+            if statements[sql] != statement { sqlite_nio_sqlite3_finalize(statement) }
+        }
+        for (index, value) in binds.enumerated() {
+            try check(bind(value, at: Int32(index + 1), in: statement))
+        }
+        var columns: [String]?
+        while true {
+            let stepped = sqlite_nio_sqlite3_step(statement)
+            switch stepped {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                let count = sqlite_nio_sqlite3_column_count(statement)
+                if columns == nil {
+                    columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+                }
+                try onRow(columns!, (0..<count).map { value(at: $0, in: statement) })
+            default:
+                try check(stepped)
+            }
+        }
+    }
+
+    /// Finalises every statement and closes the connection.
+    func close() throws {
+        guard let connection else { return }
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        statements = [:]
+        try check(sqlite_nio_sqlite3_close(connection))
+        self.connection = nil
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let keep = statements.count < Self.statementCacheLimit
+        try check(sqlite_nio_sqlite3_prepare_v3(connection, sql, -1, keep ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &statement, nil))
+        guard let statement else {
+            throw SQLiteStatementError(code: SQLITE_MISUSE, message: "no SQL statement in the query")
+        }
+        if keep { statements[sql] = statement }
+        return statement
+    }
+
+    private func bind(_ value: SQLiteData, at index: Int32, in statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .integer(let integer):
+            sqlite_nio_sqlite3_bind_int64(statement, index, Int64(integer))
+        case .float(let double):
+            sqlite_nio_sqlite3_bind_double(statement, index, double)
+        case .text(let text):
+            sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+        case .blob(let bytes):
+            bytes.withUnsafeReadableBytes {
+                sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient)
+            }
+        case .null:
+            sqlite_nio_sqlite3_bind_null(statement, index)
+        }
+    }
+
+    private func value(at column: Int32, in statement: OpaquePointer) -> SQLiteData {
+        switch sqlite_nio_sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(SQLiteInt64(sqlite_nio_sqlite3_column_int64(statement, column)))
+        case SQLITE_FLOAT:
+            return .float(sqlite_nio_sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            return .text(sqlite_nio_sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+            let bytes = sqlite_nio_sqlite3_column_blob(statement, column)
+            return .blob(ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count)))
+        default:
+            return .null
+        }
+    }
+
+    /// Throws the connection's error unless `code` is one of SQLite's non-error results.
+    private func check(_ code: Int32) throws {
+        guard code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE else { return }
+        let message = connection.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "connection closed"
+        throw SQLiteStatementError(code: sqlite_nio_sqlite3_extended_errcode(connection), message: message)
+    }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies a bound value before the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An error SQLite reported, with its extended result code.
+struct SQLiteStatementError: Error, CustomStringConvertible {
+    /// SQLite's extended result code, such as `SQLITE_CONSTRAINT_UNIQUE` (2067).
+    var code: Int32
+    var message: String
+    var description: String { "SQLite error \(code): \(message)" }
+
+    /// Whether a UNIQUE or PRIMARY KEY constraint refused the change.
+    var isUniqueViolation: Bool {
+        code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || code == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */
+    }
+}
