@@ -113,7 +113,9 @@ public struct BenchRunner: Sendable {
         progress.note("[\(database.name)] measuring the durable commit rate of sign-in transactions, \(label)")
         return try await withScratchDatabase(database, "probe") { location in
             try await BenchmarkDatabase.with(location, maxConnections: options.postgresConnections, logger: logger) { db in
-                try await db.signInCommitRate(workers: max(options.postgresConnections, 16), duration: options.probeDuration)
+                // As many workers as the sweep's most connections: with fewer, SQLite's thread
+                // sat idle between transactions and the loads beat their "limit".
+                try await db.signInCommitRate(workers: max(options.postgresConnections, options.concurrency.max() ?? 1), duration: options.probeDuration)
             }
         }
     }
