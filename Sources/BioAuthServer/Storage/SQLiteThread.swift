@@ -16,7 +16,8 @@ final class SQLiteThread: TaskExecutor, @unchecked Sendable {
     private var finished = false
     private let threadID = ThreadIdentity()
 
-    /// Starts the thread; `name` shows in debuggers and `top -H`.
+    /// Starts the thread; `name` shows in debuggers and `top -H`. The thread keeps itself alive
+    /// until ``stop()``, which every owner must call.
     init(name: String) {
         let thread = Thread { [self] in run() }
         thread.name = name
