@@ -23,16 +23,7 @@ final class SQLiteCheckpointer: Sendable {
         let thread = SQLiteThread(name: "sqlite-checkpoint")
         let handle: SQLiteHandle
         do {
-            handle = try await thread.perform {
-                let handle = try SQLiteHandle(path: path)
-                do {
-                    try handle.execute("PRAGMA synchronous = FULL", [])
-                } catch {
-                    try? handle.close()
-                    throw error
-                }
-                return handle
-            }
+            handle = try await thread.perform { try SQLiteHandle(path: path, settings: ["PRAGMA synchronous = FULL"]) }
         } catch {
             thread.stop()
             throw error

@@ -32,6 +32,18 @@ final class SQLiteHandle: @unchecked Sendable {
         self.connection = connection
     }
 
+    /// Opens the database file at `path` and runs `settings` (PRAGMA statements) on it; closes it
+    /// again if one of them fails.
+    convenience init(path: String, settings: [String]) throws {
+        try self.init(path: path)
+        do {
+            for setting in settings { try execute(setting, []) }
+        } catch {
+            try? close()
+            throw error
+        }
+    }
+
     deinit {
         assert(connection == nil, "SQLiteHandle was not closed")
     }
@@ -39,11 +51,11 @@ final class SQLiteHandle: @unchecked Sendable {
     /// Runs one statement with `binds` for its `?` parameters and passes each result row to
     /// `onRow` as (column names, values).
     func execute(_ sql: String, _ binds: [SQLiteData], onRow: ([String], [SQLiteData]) throws -> Void = { _, _ in }) throws {
-        let statement = try prepared(sql)
+        let (statement, isKept) = try prepared(sql)
         defer {
             sqlite_nio_sqlite3_reset(statement)
             sqlite_nio_sqlite3_clear_bindings(statement)
-            if statements[sql] != statement { sqlite_nio_sqlite3_finalize(statement) }
+            if !isKept { sqlite_nio_sqlite3_finalize(statement) }
         }
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement))
@@ -75,8 +87,9 @@ final class SQLiteHandle: @unchecked Sendable {
         self.connection = nil
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+    /// The statement for `sql`, and whether it is kept for reuse (otherwise the caller finalises it).
+    private func prepared(_ sql: String) throws -> (OpaquePointer, isKept: Bool) {
+        if let statement = statements[sql] { return (statement, true) }
         var statement: OpaquePointer?
         let keep = statements.count < Self.statementCacheLimit
         try check(sqlite_nio_sqlite3_prepare_v3(connection, sql, -1, keep ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &statement, nil))
@@ -84,7 +97,7 @@ final class SQLiteHandle: @unchecked Sendable {
             throw SQLiteStatementError(code: SQLITE_MISUSE, message: "no SQL statement in the query")
         }
         if keep { statements[sql] = statement }
-        return statement
+        return (statement, keep)
     }
 
     private func bind(_ value: SQLiteData, at index: Int32, in statement: OpaquePointer) -> Int32 {
