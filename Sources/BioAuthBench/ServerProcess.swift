@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Foundation
 
 /// A `bioauth serve` child process on a loopback port, watched through `/proc`.
@@ -24,7 +25,8 @@ final class ServerProcess: @unchecked Sendable {
     static func start(database: String, arguments: [String]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--log-level", "warning"] + arguments
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--log-level", "warning"]
+            + (try pinKeyArguments(database: database)) + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError
@@ -100,4 +102,18 @@ enum ProcessStats {
         }
         return nil
     }
+}
+
+/// PostgreSQL servers need a PIN key file (SQLite ones make their own): a throwaway one.
+private func pinKeyArguments(database: String) throws -> [String] {
+    guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else { return [] }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-bench-\(UUID().uuidString).pin-key").path
+    var key = [UInt8](repeating: 0, count: 32)
+    var generator = SystemRandomNumberGenerator()
+    for index in key.indices { key[index] = generator.next() }
+    guard FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(key)) + "\n").utf8),
+                                         attributes: [.posixPermissions: 0o600]) else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+    return ["--pin-key-file", path]
 }

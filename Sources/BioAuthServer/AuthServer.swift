@@ -12,12 +12,31 @@ public struct AuthServer: Sendable {
     /// What the server was told.
     public let configuration: ServerConfiguration
     let database: any DatabaseProvider
+    /// The keys PIN hashes are made with.
+    let pinKeys: PINKeyRing
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics`.
     let metrics = ServerMetrics()
 
     /// Opens (creating and migrating as needed) the database the configuration names.
     public static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
+        let database = try await openDatabase(configuration, logger: logger)
+        do {
+            return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration), logger: logger)
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
+    }
+
+    /// Opens the database for an operator's account actions (`bioauth admin`), creating and
+    /// migrating it as needed; it needs no PIN key.
+    public static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
+        AccountAdministration(database: try await openDatabase(configuration, logger: logger),
+                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource)
+    }
+
+    private static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseProvider {
         let database: any DatabaseProvider
         if PostgresDatabaseProvider.isURL(configuration.databasePath) {
             database = try await PostgresDatabaseProvider.open(
@@ -31,7 +50,20 @@ public struct AuthServer: Sendable {
             try? await database.shutdown()
             throw error
         }
-        return AuthServer(configuration: configuration, database: database, logger: logger)
+        return database
+    }
+
+    /// The PIN keys: given, from the named file, or (SQLite only) from `<database>.pin-key`,
+    /// created at first start. Instances sharing a PostgreSQL must share one key file, so one is
+    /// never made up for them.
+    static func pinKeyRing(_ configuration: ServerConfiguration) throws -> PINKeyRing {
+        if let ring = configuration.pinKeyRing { return ring }
+        let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
+        if let file = configuration.pinKeyFile { return try PINKeyRing.load(path: file, create: !postgres) }
+        guard !postgres else {
+            throw PINKeyRing.FileError(description: "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md")
+        }
+        return try PINKeyRing.load(path: configuration.databasePath + ".pin-key", create: true)
     }
 
     /// The HTTP application; it does not own the database (see ``close()``).
@@ -66,7 +98,8 @@ public struct AuthServer: Sendable {
     /// The periodic purge of expired rows (see ``Housekeeping``).
     var housekeeping: Housekeeping {
         Housekeeping(database: database, time: configuration.timeSource, challengeTTL: configuration.challengeTTL,
-                     retention: configuration.expiredSessionRetention, lockoutDuration: configuration.lockoutDuration, logger: logger)
+                     retention: configuration.expiredSessionRetention, auditRetention: configuration.auditRetention,
+                     lockoutDuration: configuration.lockoutDuration, logger: logger)
     }
 
     /// Removes expired challenges, long-ended sessions, stale pending registrations and spent
@@ -101,13 +134,11 @@ public struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
-    /// The key ceremonies as this configuration sets them up.
+    /// The biometric sign-in as this configuration sets it up.
     func biometricService(sessions: SessionService) -> BiometricService {
         BiometricService(
             database: database, sessions: sessions, time: configuration.timeSource, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
-            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
-            challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute)
+            challengeTTL: configuration.challengeTTL, challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute)
     }
 
     /// The router with every route of the contract, each recorded in `catalog` (which also tells
@@ -116,14 +147,25 @@ public struct AuthServer: Sendable {
         let time = configuration.timeSource
         let hasher = PasswordHasher(cost: configuration.passwordHashCost)
         let sessions = SessionService(database: database, time: time, defaultMinutes: configuration.defaultSessionMinutes)
-        let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration)
+        let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration,
+                                    clock: DatabaseClock(flavor: database.flavor, time: time))
+        let guarded = LockoutGuard(database: database, lockout: lockout, metrics: metrics, time: time)
+        let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
+        let registrations = RegistrationService(
+            database: database, time: time, stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeTTL: configuration.challengeTTL,
+            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
         let accounts = AccountRoutes(
-            accounts: AccountService(database: database, hasher: hasher, time: time),
-            signIn: SecretSignInService(database: database, hasher: hasher, lockout: lockout, sessions: sessions, time: time, metrics: metrics))
-        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions))
+            accounts: AccountService(database: database, hasher: hasher, guarded: guarded, stepUp: stepUp, time: time),
+            passwordSignIn: PasswordSignInService(database: database, hasher: hasher, guarded: guarded, sessions: sessions, time: time),
+            pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
+                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID))
+        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions), registrations: registrations)
         let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes, metrics: metrics,
                               database: database, time: time)
-        let sessionRoutes = SessionRoutes(sessions: sessions)
+        let sessionRoutes = SessionRoutes(
+            sessions: sessions,
+            reauthentication: ReauthenticationService(database: database, hasher: hasher, guarded: guarded, time: time,
+                                                      relyingPartyID: configuration.relyingPartyID))
 
         let router = Router(context: BioAuthRequestContext.self)
         // Method and path only: no headers (they carry the bearer token), never bodies.

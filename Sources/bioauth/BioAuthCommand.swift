@@ -6,6 +6,6 @@ struct BioAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bioauth",
         abstract: "BioAuth: result-based biometric authentication.",
-        subcommands: [ServeCommand.self, DemoCommand.self, BenchCommand.self]
+        subcommands: [ServeCommand.self, AdminCommand.self, DemoCommand.self, BenchCommand.self]
     )
 }

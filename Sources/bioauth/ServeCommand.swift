@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
             BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
             BIOAUTH_MAX_REGISTRATIONS, BIOAUTH_MAX_PENDING_REGISTRATIONS, BIOAUTH_CHALLENGES_PER_MINUTE, \
             BIOAUTH_REQUESTS_PER_MINUTE, BIOAUTH_TRUST_FORWARDED_FOR, BIOAUTH_REQUEST_TIMEOUT, BIOAUTH_MAX_HEADER_BYTES, \
-            BIOAUTH_PURGE_INTERVAL, BIOAUTH_SESSION_RETENTION_DAYS, BIOAUTH_LOG_LEVEL.
+            BIOAUTH_PURGE_INTERVAL, BIOAUTH_SESSION_RETENTION_DAYS, BIOAUTH_AUDIT_RETENTION_DAYS, BIOAUTH_STEP_UP_MINUTES, \
+            BIOAUTH_PIN_KEY_FILE, BIOAUTH_LOG_LEVEL.
             """
     )
 
@@ -70,6 +71,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("session-retention-days"), help: "Days expired and revoked sessions are kept before the purge, 0...3650. [env: BIOAUTH_SESSION_RETENTION_DAYS] (default: 7)")
     var sessionRetentionDays: Int?
+
+    @Option(name: .customLong("audit-retention-days"), help: "Days audit events are kept before the purge, 1...3650. [env: BIOAUTH_AUDIT_RETENTION_DAYS] (default: 365)")
+    var auditRetentionDays: Int?
+
+    @Option(name: .customLong("step-up-minutes"), help: "How recent a sign-in or re-authentication must be to register a device key, set a PIN or change the password, 1...60. [env: BIOAUTH_STEP_UP_MINUTES] (default: 5)")
+    var stepUpMinutes: Int?
+
+    @Option(name: .customLong("pin-key-file"), help: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance). [env: BIOAUTH_PIN_KEY_FILE] (default: <database>.pin-key beside a SQLite file, created at first start)")
+    var pinKeyFile: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: BIOAUTH_LOG_LEVEL] (default: info)")
     var logLevel: String?
@@ -157,6 +167,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let days = try limit(sessionRetentionDays, "BIOAUTH_SESSION_RETENTION_DAYS", "session-retention-days", 0...3_650) {
             configuration.expiredSessionRetention = .seconds(days * 86_400)
         }
+        if let days = try limit(auditRetentionDays, "BIOAUTH_AUDIT_RETENTION_DAYS", "audit-retention-days", 1...3_650) {
+            configuration.auditRetention = .seconds(days * 86_400)
+        }
+        if let minutes = try limit(stepUpMinutes, "BIOAUTH_STEP_UP_MINUTES", "step-up-minutes", 1...60) {
+            configuration.stepUpWindow = .seconds(minutes * 60)
+        }
+        if let file = try value(pinKeyFile, "BIOAUTH_PIN_KEY_FILE", parse: { $0 }) { configuration.pinKeyFile = file }
         let levelText = try value(logLevel, "BIOAUTH_LOG_LEVEL", parse: { $0 }) ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else { throw ValidationError("--log-level \(levelText) is not a log level.") }
         return (configuration, level)

@@ -85,7 +85,8 @@ struct AttackTests {
         try await DemoHarness.withScenario { scenario, _ in
             let section = try await scenario.attackPINBruteForce()
             #expect(section.result(.pinBruteForceLocked)?.passed == true)
-            #expect(section.wire.map(\.status) == [401, 401, 401, 401, 401, 429])
+            // Each guess: a fresh challenge for the PIN key (201), then the signed guess.
+            #expect(section.wire.map(\.status) == [201, 401, 201, 401, 201, 401, 201, 401, 201, 401, 201, 429])
         }
     }
 }

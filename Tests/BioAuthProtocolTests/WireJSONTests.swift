@@ -117,7 +117,8 @@ struct WireJSONTests {
         #expect(top["session_token"] as? String == Self.signIn.sessionToken)
 
         let session = try #require(top["session"] as? [String: Any])
-        #expect(Set(session.keys) == ["id", "user_id", "created_at", "expires_at", "authentication"])
+        #expect(Set(session.keys) == ["id", "user_id", "created_at", "expires_at", "authentication", "authenticated_at"])
+        #expect(session["authenticated_at"] as? String == "2026-11-21T20:18:25.000Z", "a new session's sign-in is its primary authentication")
         #expect(session["user_id"] as? String == Self.user.id)
         #expect(session["created_at"] as? String == "2026-11-21T20:18:25.000Z")
         #expect(session["expires_at"] as? String == "2026-11-21T21:18:25.125Z")
@@ -139,7 +140,7 @@ struct WireJSONTests {
     func signInFromContractJSON() throws {
         let json = Data("""
         {"session_token":"bat_x","session":{"id":"ses_1","user_id":"usr_1","created_at":"2026-11-21T20:18:25Z",
-        "expires_at":"2026-11-21T21:18:25.123Z","authentication":{"method":"password"}},
+        "expires_at":"2026-11-21T21:18:25.123Z","authentication":{"method":"password"},"authenticated_at":"2026-11-21T20:18:25Z"},
         "user":{"id":"usr_1","username":"alice","created_at":"2026-11-21T20:18:25.000Z"}}
         """.utf8)
         let response = try WireJSON.makeDecoder().decode(SignInResponse.self, from: json)
@@ -167,7 +168,8 @@ struct WireJSONTests {
             createdAt: Date(timeIntervalSince1970: Self.exampleSeconds), lastUsedAt: nil)
         let withoutData = try WireJSON.makeEncoder().encode(registration)
         let without = try Self.object(withoutData)
-        #expect(Set(without.keys) == ["id", "algorithm", "label", "status", "created_at"])
+        #expect(Set(without.keys) == ["id", "kind", "algorithm", "label", "status", "created_at"])
+        #expect(without["kind"] as? String == "biometric")
         #expect(!String(decoding: withoutData, as: UTF8.self).contains("null"))
         #expect(without["algorithm"] as? String == "ES256")
         #expect(without["status"] as? String == "pending")

@@ -22,7 +22,7 @@ struct ChallengeRulesTests {
         try await server.api.expectError(code, .post, "/v1/sessions/biometric", json: body, sourceLocation: sourceLocation)
         let after = try await server.snapshot()
         // The challenge is spent and the failure audited (audit ids advance sqlite_sequence); nothing else moves.
-        let allowed = ["challenges", "audit_events", "sqlite_sequence"]
+        let allowed = ["challenges", "audit_events", "audit_tallies", "sqlite_sequence"]
         #expect(after.excluding(allowed) == before.excluding(allowed), sourceLocation: sourceLocation)
     }
 

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+@testable import BioAuthServer
 import Foundation
 import Hummingbird
 import Testing
@@ -19,9 +20,15 @@ struct DocumentedStatusTests {
     @Test("every documented status of every operation is produced by the server")
     func everyDocumentedStatusIsReachable() async throws {
         // A low per-address limit, so that the tour can end by exceeding it.
-        try await TestServer.run(configure: { $0.lockoutThreshold = 1; $0.requestsPerMinutePerAddress = 150; $0.maxHeaderBytes = 4_096 }) { server in
+        try await TestServer.run(configure: {
+            $0.lockoutThreshold = 1; $0.requestsPerMinutePerAddress = 150; $0.maxHeaderBytes = 4_096
+            $0.stepUpWindow = .seconds(60 * 60); $0.defaultSessionMinutes = 43_200
+        }) { server in
             let api = server.api
             let huge = Data(#"{"x": "\#(String(repeating: "a", count: 70_000))"}"#.utf8)
+            func concretePath(_ template: String) -> String {
+                template.replacingOccurrences(of: "{id}", with: "reg_00000000000000000000000000000000")
+            }
             let garbage = Data("{".utf8)
 
             // Accounts.
@@ -34,13 +41,37 @@ struct DocumentedStatusTests {
             let token = session.sessionToken
             try await api.call(.post, "/v1/sessions/password", raw: garbage)
             try await api.call(.post, "/v1/sessions/password", raw: huge)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "2468"), token: token)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "x"), token: token)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "2468"))
+            let pinDevice = try await api.setPIN("3917", token: token)
+            let pinKey = TestDeviceKey.es256()
+            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "x", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
+            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "1234", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
+            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()))
             try await api.call(.put, "/v1/users/me/pin", raw: huge, token: token)
-            try await api.call(.post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: "2468"))
+            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinDevice.key.publicKey()), token: token)
+            try await api.pinSignIn(pinDevice, pin: "3917")
+            try await api.pinSignIn(pinDevice, pin: "3918")  // locks the PIN (threshold 1)
+            try await api.call(.post, "/v1/sessions/pin", json: try await api.pinSignInBody(pinDevice, pin: "3917", signingKey: .es256()))
+            try await api.call(.post, "/v1/sessions/pin", raw: Data(#"{"username":"tourist","pin":"3917"}"#.utf8))
             try await api.call(.post, "/v1/sessions/pin", raw: garbage)
             try await api.call(.post, "/v1/sessions/pin", raw: huge)
+
+            // The password change and re-authentication; each wrong password locks (threshold 1).
+            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "wrong password", newPassword: "new password 1"), token: token)
+            server.clock.advance(seconds: 15 * 60)
+            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "short"), token: token)
+            try await api.call(.put, "/v1/users/me/password", raw: garbage, token: token)
+            try await api.call(.put, "/v1/users/me/password", raw: huge, token: token)
+            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "x", newPassword: "new password 1"))
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "correct horse battery"), token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "wrong password"), token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "correct horse battery"), token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", raw: Data("{}".utf8), token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", raw: huge, token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(challengeID: "chl_none", signature: Data(count: 64)), token: token)
+            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "x"))
+            server.clock.advance(seconds: 15 * 60)
+            try await api.call(.delete, "/v1/sessions", token: token)
+            try await api.call(.delete, "/v1/sessions")
 
             // Biometrics.
             let key = TestDeviceKey.es256()
@@ -85,17 +116,35 @@ struct DocumentedStatusTests {
             try await api.call(.delete, "/v1/sessions/current", token: token)
             try await api.call(.delete, "/v1/sessions/current", token: token)
 
-            // Lockout (threshold 1 here): a wrong secret, then the lock.
+            // Step-up: past the window, credential changes need a re-authentication first.
+            let late = try await api.signIn(user.username).sessionToken
+            server.clock.advance(seconds: 61 * 60)
+            try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: late)
+            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()), token: late)
+            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "new password 1"), token: late)
+
+            // Lockout (threshold 1 here): a wrong secret, then the lock; the third PIN lock in a row
+            // holds until a password sign-in.
             for _ in 0..<2 {
                 try await api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password!"))
-                try await api.call(.post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: "0000"))
             }
+            for _ in 0..<3 {
+                server.clock.advance(seconds: 15 * 60)
+                try await api.pinSignIn(pinDevice, pin: "0000")
+            }
+            try await api.pinSignIn(pinDevice, pin: "3917")
+            server.clock.advance(seconds: 15 * 60)
+
+            // A one-time password from the support desk: that session may only change the password.
+            let oneTime = try await server.administration.resetPassword(username: user.username)
+            let restricted = try await api.signIn(user.username, password: oneTime).sessionToken
+            for operation in OpenAPIContract.shared.operations where !BearerAuthMiddleware.allowedBeforePasswordChange.contains("\(operation.method) \(operation.path)") {
+                try await api.call(HTTPRequest.Method(operation.method)!, concretePath(operation.path), token: restricted)
+            }
+            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: oneTime, newPassword: "correct horse battery"), token: restricted)
 
             // Every operation, with a request head over the limit: 400 invalid_request.
             let operations = OpenAPIContract.shared.operations
-            func concretePath(_ template: String) -> String {
-                template.replacingOccurrences(of: "{id}", with: "reg_00000000000000000000000000000000")
-            }
             let padding: HTTPFields = [.init("X-Padding")!: String(repeating: "p", count: 5_000)]
             for operation in operations {
                 try await api.call(HTTPRequest.Method(operation.method)!, concretePath(operation.path), token: token, headers: padding)

@@ -9,7 +9,7 @@ import Testing
 /// ceremony. Every honest answer must be exactly right, and the server must stay up.
 @Suite("Hostile traffic")
 struct HostileTrafficTests {
-    /// One honest client's whole life: sign-up, password, PIN, key registration, three biometric
+    /// One honest client's whole life: sign-up, password, key registration, three biometric
     /// sign-ins, listing, audit, sign-out. Returns the problems it saw (empty when all was right).
     static func honestClient(_ client: ParallelClient, index: Int) async throws -> [String] {
         var problems: [String] = []
@@ -23,8 +23,6 @@ struct HostileTrafficTests {
         let signIn = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: username, password: "correct horse battery"), headers: address)
         check(signIn, .ok, "password sign-in")
         guard let token = try? signIn.decode(SignInResponse.self).sessionToken else { return problems + ["client \(index): no token"] }
-        check(try await client.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "1357"), token: token, headers: address), .noContent, "set PIN")
-        check(try await client.call(.post, "/v1/sessions/pin", json: PINSignInRequest(username: username, pin: "1357"), headers: address), .ok, "PIN sign-in")
 
         let key = index.isMultiple(of: 2) ? TestDeviceKey.es256() : TestDeviceKey.ed25519()
         let start = try await client.call(.post, "/v1/biometric/registrations",
@@ -50,8 +48,8 @@ struct HostileTrafficTests {
         let listed = try await client.call(.get, "/v1/sessions", token: token, headers: address)
         check(listed, .ok, "list sessions")
         if let sessions = try? listed.decode(SessionListResponse.self) {
-            // password + PIN + three biometric, all the caller's own.
-            if sessions.sessions.count != 5 { problems.append("client \(index): \(sessions.sessions.count) sessions, expected 5") }
+            // password + three biometric, all the caller's own.
+            if sessions.sessions.count != 4 { problems.append("client \(index): \(sessions.sessions.count) sessions, expected 4") }
             if !biometricSessions.isSubset(of: Set(sessions.sessions.map(\.id))) { problems.append("client \(index): a biometric session is missing") }
         }
         let registrations = try await client.call(.get, "/v1/biometric/registrations", token: token, headers: address)

@@ -51,19 +51,20 @@ struct LockoutTests {
     func pinLockoutIndependentOfPassword() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "4921"), token: account.sessionToken)
+            let pinDevice = try await server.api.setPIN("4921", token: account.sessionToken)
             for _ in 0..<5 {
-                try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "0000"))
+                #expect(try await server.api.pinSignIn(pinDevice, pin: "0000").errorCode == .invalidCredentials)
             }
-            let locked = try await server.api.expectError(.locked, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "4921"))
+            let locked = try await server.api.pinSignIn(pinDevice, pin: "4921")
+            #expect(locked.errorCode == .locked)
             #expect(locked.headers[.retryAfter] == "900")
-            _ = try await server.api.signIn(account.user.username)
+            server.clock.advance(seconds: 900)
+            #expect(try await server.api.pinSignIn(pinDevice, pin: "4921").status == .ok)
 
             for _ in 0..<5 { _ = try await wrongPassword(server, account.user.username) }
             try await server.api.expectError(.locked, .post, "/v1/sessions/password",
                                              json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
-            server.clock.advance(seconds: 900)
-            _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/pin", json: PINSignInRequest(username: account.user.username, pin: "4921"))
+            #expect(try await server.api.pinSignIn(pinDevice, pin: "4921").status == .ok)
         }
     }
 

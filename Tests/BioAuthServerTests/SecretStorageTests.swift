@@ -18,8 +18,8 @@ struct SecretStorageTests {
             let user = try await server.api.signUp("secret-keeper", password: Self.password)
             var tokens: [String] = []
             for _ in 0..<3 { tokens.append(try await server.api.signIn(user.username, password: Self.password).sessionToken) }
-            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: Self.pin), token: tokens[0])
-            tokens.append(try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: Self.pin)).sessionToken)
+            let pinDevice = try await server.api.setPIN(Self.pin, token: tokens[0])
+            tokens.append(try await server.api.pinSignIn(pinDevice, pin: Self.pin).decode(SignInResponse.self).sessionToken)
 
             var bytes = Data()
             // Binary values as they appear in the store: raw in SQLite's files, hex in PostgreSQL's
@@ -73,8 +73,9 @@ struct SecretStorageTests {
         let tokens = try await TestServer.run(logger: logger) { server in
             let user = try await server.api.signUp("logged-user", password: Self.password)
             let session = try await server.api.signIn(user.username, password: Self.password)
-            try await server.api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: Self.pin), token: session.sessionToken)
-            try await server.api.call(.post, "/v1/sessions/pin", json: PINSignInRequest(username: user.username, pin: Self.pin))
+            let pinDevice = try await server.api.setPIN(Self.pin, token: session.sessionToken)
+            try await server.api.pinSignIn(pinDevice, pin: Self.pin)
+            try await server.api.pinSignIn(pinDevice, pin: "55501234")
             try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: Self.password + "!"))
             try await server.api.call(.post, "/v1/sessions/password", raw: Data(#"{"username": "x", "password": "\#(Self.password)"#.utf8))
             try await server.api.call(.get, "/v1/sessions/current", token: session.sessionToken)

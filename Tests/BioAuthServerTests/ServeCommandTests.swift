@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -7,6 +8,14 @@ import Testing
 /// `bioauth serve` as an operator meets it: a real process, real signals, one-line errors.
 @Suite("bioauth serve", .serialized)
 struct ServeCommandTests {
+    /// A PIN key file holding ``testPINKeys``' key, written once per test run.
+    static let pinKeyFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-test-\(UUID().uuidString).pin-key").path
+        FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(repeating: 0x5a, count: 32)) + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        return path
+    }()
+
     /// The `bioauth` binary beside the test bundle (both live in the build folder).
     static var binary: URL {
         let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -24,9 +33,13 @@ struct ServeCommandTests {
         private var stderrText = ""
 
         init(_ arguments: [String], environment: [String: String] = [:]) throws {
+            _ = ServeCommandTests.pinKeyFile
             process.executableURL = ServeCommandTests.binary
             process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            // Every launched server shares the in-process test servers' PIN key, which PostgreSQL needs.
+            process.environment = ProcessInfo.processInfo.environment
+                .merging(["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile]) { $1 }
+                .merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in

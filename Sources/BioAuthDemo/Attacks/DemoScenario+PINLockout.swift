@@ -8,9 +8,9 @@ extension DemoScenario {
         let guesses = ["000000", "123456", "111111", "654321", "121212"].filter { $0 != pin }.prefix(5)
         var answers: [BioAuthError?] = []
         for guess in guesses {
-            answers.append(await caught { try await client.signInWithPIN(guess, username: username) })
+            answers.append(await caught { try await client.signInWithPIN(guess) })
         }
-        let right = await caught { try await client.signInWithPIN(pin, username: username) }
+        let right = await caught { try await client.signInWithPIN(pin) }
         var retryAfter: Int?
         if case .server(let rejection) = right { retryAfter = rejection.retryAfterSeconds }
         let property = PropertyResult(

@@ -29,10 +29,14 @@ struct StolenDatabase {
         let connection = try await SQLiteConnection.open(storage: .file(path: folder.appendingPathComponent("stolen.sqlite").path), logger: logger)
         do {
             let db = connection.sql()
-            let accounts = try await db.raw("SELECT username, password_hash, pin_hash FROM users").all().map { row in
+            let accounts = try await db.raw("""
+                SELECT u.username AS username, u.password_hash AS password_hash,
+                       EXISTS (SELECT 1 FROM registrations r WHERE r.user_id = u.id AND r.pin_hash IS NOT NULL) AS has_pin
+                FROM users u
+                """).all().map { row in
                 Account(username: try row.decode(column: "username", as: String.self),
                         passwordHash: try row.decode(column: "password_hash", as: String.self),
-                        hasPIN: try row.decode(column: "pin_hash", as: String?.self) != nil)
+                        hasPIN: try row.decode(column: "has_pin", as: Int.self) != 0)
             }
             let hashes = try await db.raw("SELECT token_hash FROM sessions").all().map { try $0.decode(column: "token_hash", as: Data.self) }
             try await connection.close()

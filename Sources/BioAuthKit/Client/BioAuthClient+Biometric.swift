@@ -3,50 +3,65 @@ import Foundation
 extension BioAuthClient {
     /// Enables biometric sign-in for the signed-in user: creates a device key behind biometrics,
     /// registers it (`POST /v1/biometric/registrations`), proves possession by signing the
-    /// registration challenge (one prompt) and verifies it; then keeps the session token and
-    /// the registration id behind biometrics. Replaces any previous registration of this device.
+    /// registration challenge (one prompt) and verifies it; then keeps the session token and the
+    /// registration id behind biometrics. A previous registration of this device is revoked once
+    /// the new one is active (the current session survives, even if the old key signed it in).
+    ///
+    /// Registering a key needs a recent sign-in. When the server asks for one, the client
+    /// re-authenticates as `reauthentication` says (by default with the previous biometric key,
+    /// if this device has one, showing `prompt`) and tries once more.
     ///
     /// - Throws: ``BioAuthError/notSignedIn``, the device's errors (``BioAuthError/passcodeNotSet``,
-    ///   ``BioAuthError/biometryNotEnrolled``, ``BioAuthError/userCanceled``, …) or the server's.
+    ///   ``BioAuthError/biometryNotEnrolled``, ``BioAuthError/userCanceled``, …) or the server's
+    ///   (`reauthentication_required` when no way to re-authenticate was given or possible).
     @discardableResult
-    public func enableBiometricSignIn(label: String? = nil, prompt: String) async throws(BioAuthError) -> Registration {
+    public func enableBiometricSignIn(label: String? = nil, prompt: String, reauthentication: Reauthentication? = nil) async throws(BioAuthError) -> Registration {
         let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
-        if enrollment != nil { try await disableBiometricSignIn() }
-
-        let key = try await keys.createKey(named: Self.keyName, algorithm: configuration.algorithm, policy: configuration.policy)
+        let previous = enrollment
+        let stepUp = reauthentication ?? (previous?.lost == nil && previous?.userID == user.id && previous != nil ? .biometrics(prompt: prompt) : nil)
+        let keyName = Self.newKeyName("device-key")
+        let key = try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
         var registrationID: String?
+        let registration: Registration
         do {
-            let start = try await api.call(
-                "POST", "/v1/biometric/registrations",
-                body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
-                token: token, as: RegistrationStartResponse.self)
+            let start = try await withStepUp(stepUp) { () throws(BioAuthError) in
+                try await api.call(
+                    "POST", "/v1/biometric/registrations",
+                    body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
+                    token: try requireToken(), as: RegistrationStartResponse.self)
+            }
             registrationID = start.registrationID
             let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
                                         registrationID: start.registrationID, challenge: start.challenge.data)
-            let signature = try await keys.sign(message, withKeyNamed: Self.keyName, prompt: prompt)
-            let verified = try await api.call(
+            let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: prompt)
+            registration = try await api.call(
                 "POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
-                body: VerifyRegistrationRequest(signature: signature), token: token, as: RegistrationResponse.self)
+                body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self).registration
             try records.save(
-                EnrollmentRecord(userID: user.id, username: user.username, registrationID: start.registrationID, algorithm: key.algorithm),
+                EnrollmentRecord(userID: user.id, username: user.username, registrationID: start.registrationID, algorithm: key.algorithm,
+                                 keyName: keyName),
                 Self.enrollmentRecord)
-            try await storeSession(token: token, registrationID: start.registrationID)
-            return verified.registration
         } catch {
-            // Leave no orphan on either side.
-            await keys.deleteKey(named: Self.keyName)
+            // Leave no orphan on either side; the previous registration is untouched.
+            await keys.deleteKey(named: keyName)
             if let registrationID { try? await api.call("DELETE", "/v1/biometric/registrations/\(registrationID)", token: token) }
-            records.delete(Self.enrollmentRecord)
             throw error
         }
+        if let previous {
+            // Replaced: the old registration goes on the server (this session is spared), its key here.
+            try? await api.call("DELETE", "/v1/biometric/registrations/\(previous.registrationID)", token: try requireToken())
+            await keys.deleteKey(named: previous.deviceKeyName)
+        }
+        try await storeSession(token: try requireToken(), registrationID: registration.id)
+        return registration
     }
 
     /// Whether biometric sign-in is enabled and usable on this device; never prompts.
     public func isBiometricSignInEnabled() async -> Bool {
         guard let record = enrollment, record.lost == nil else { return false }
-        guard await keys.containsKey(named: Self.keyName) else { return false }
-        return await !keys.enrollmentChanged(since: Self.keyName)
+        guard await keys.containsKey(named: record.deviceKeyName) else { return false }
+        return await !keys.enrollmentChanged(since: record.deviceKeyName)
     }
 
     /// Signs in with biometrics: asks the server for a challenge, signs it with the device key
@@ -63,8 +78,8 @@ extension BioAuthClient {
     public func signInWithBiometrics(prompt: String) async throws(BioAuthError) -> SignedIn {
         guard let record = enrollment else { throw .itemNotFound }
         if let lost = record.lost { throw lost == .biometryChanged ? .biometryChanged : .itemNotFound }
-        if await keys.enrollmentChanged(since: Self.keyName) { throw await markLost(record, .biometryChanged) }
-        guard await keys.containsKey(named: Self.keyName) else { throw await markLost(record, .keyMissing) }
+        if await keys.enrollmentChanged(since: record.deviceKeyName) { throw await markLost(record, .biometryChanged) }
+        guard await keys.containsKey(named: record.deviceKeyName) else { throw await markLost(record, .keyMissing) }
 
         let challenge: ChallengeResponse
         do {
@@ -79,7 +94,7 @@ extension BioAuthClient {
                                     registrationID: record.registrationID, challenge: challenge.challenge.data)
         let signature: Data
         do {
-            signature = try await keys.sign(message, withKeyNamed: Self.keyName, prompt: prompt)
+            signature = try await keys.sign(message, withKeyNamed: record.deviceKeyName, prompt: prompt)
         } catch .biometryChanged {
             throw await markLost(record, .biometryChanged)
         } catch .itemNotFound {
@@ -89,7 +104,7 @@ extension BioAuthClient {
             "POST", "/v1/sessions/biometric",
             body: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature, sessionDurationMinutes: configuration.sessionDurationMinutes),
             as: SignInResponse.self)
-        let signedIn = adopt(answer)
+        let signedIn = await adopt(answer)
         try? await storeSession(token: answer.sessionToken, registrationID: record.registrationID)
         return signedIn
     }
@@ -143,14 +158,14 @@ extension BioAuthClient {
         var record = record
         record.lost = loss
         try? records.save(record, Self.enrollmentRecord)
-        await keys.deleteKey(named: Self.keyName)
+        await keys.deleteKey(named: record.deviceKeyName)
         try? await vault.delete(Self.sessionItem)
         if loss == .keyMissing, keys.core.passcodeMissing() { return .passcodeNotSet }
         return loss == .biometryChanged ? .biometryChanged : .itemNotFound
     }
 
     func removeLocalRegistration() async {
-        await keys.deleteKey(named: Self.keyName)
+        if let record = enrollment { await keys.deleteKey(named: record.deviceKeyName) }
         try? await vault.delete(Self.sessionItem)
         records.delete(Self.enrollmentRecord)
     }

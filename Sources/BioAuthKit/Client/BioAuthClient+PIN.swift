@@ -1,14 +1,45 @@
 import Foundation
 
 extension BioAuthClient {
-    /// Sets the signed-in user's PIN on the server (`PUT /v1/users/me/pin`) and, unless told
-    /// otherwise, keeps it behind biometrics so that ``signInWithStoredPIN(prompt:)`` can use it.
+    /// Sets the signed-in user's PIN, bound to this device: creates a device key that needs no
+    /// biometric match (the PIN is the user check) in the Secure Enclave, sends it with the PIN
+    /// (`PUT /v1/users/me/pin`), and proves possession by signing the registration challenge
+    /// (`POST /v1/biometric/registrations/{id}/verify`); the PIN works from then on, on this device
+    /// only, and any PIN set earlier (here or on another device) stops working. Unless told
+    /// otherwise, the PIN is also kept behind biometrics for ``signInWithStoredPIN(prompt:)``.
     ///
-    /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with `invalid_pin`;
-    ///   the vault's errors when keeping it.
-    public func setPIN(_ pin: String, keepBehindBiometrics: Bool = true) async throws(BioAuthError) {
+    /// - Parameter reauthentication: How to prove a recent sign-in if the server asks for one
+    ///   (`reauthentication_required`); without it that error is thrown.
+    /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with `invalid_pin`,
+    ///   `pin_too_common`, `reauthentication_required`; the device's errors.
+    public func setPIN(_ pin: String, keepBehindBiometrics: Bool = true, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
         let token = try requireToken()
-        try await api.call("PUT", "/v1/users/me/pin", body: SetPINRequest(pin: pin), token: token)
+        guard let user = current?.user else { throw .notSignedIn }
+        let previous = pinRegistration
+        let keyName = Self.newKeyName("pin-key")
+        let key = try await keys.createPossessionKey(named: keyName)
+        var registrationID: String?
+        do {
+            let start = try await withStepUp(reauthentication) { () throws(BioAuthError) in
+                try await api.call("PUT", "/v1/users/me/pin",
+                                   body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
+                                   token: try requireToken(), as: RegistrationStartResponse.self)
+            }
+            registrationID = start.registrationID
+            let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
+                                        registrationID: start.registrationID, challenge: start.challenge.data)
+            let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: "")
+            try await api.call("POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
+                               body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self)
+            try records.save(PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
+                             Self.pinRecord)
+        } catch {
+            await keys.deleteKey(named: keyName)
+            if let registrationID { try? await api.call("DELETE", "/v1/biometric/registrations/\(registrationID)", token: token) }
+            throw error
+        }
+        // The server revoked the previous PIN key when this one was verified.
+        if let previous { await keys.deleteKey(named: previous.keyName) }
         if keepBehindBiometrics {
             try await vault.store(Data(pin.utf8), named: Self.pinItem, policy: configuration.policy)
         } else {
@@ -16,24 +47,57 @@ extension BioAuthClient {
         }
     }
 
-    /// Signs in with a PIN the user typed (`POST /v1/sessions/pin`): the fallback when biometry
-    /// is locked, canceled or changed.
+    /// Whether a PIN is set on this device (it may still have been replaced on another one).
+    public var isPINSet: Bool { pinRegistration != nil }
+
+    /// Signs in with a PIN the user typed: this device's PIN key signs a fresh challenge (no
+    /// prompt) and the server checks the PIN only after that signature (`POST /v1/sessions/pin`).
+    /// The fallback when biometry is locked, canceled or changed.
     ///
-    /// - Parameter username: The account; the last one signed in on this device when `nil`.
+    /// - Throws: ``BioAuthError/itemNotFound`` when no PIN is set on this device (also after the
+    ///   server dropped it: the PIN was set on another device or revoked); ``BioAuthError/server(_:)``
+    ///   with `invalid_credentials`, `locked` (see ``ServerRejection/retryAfterSeconds``) or
+    ///   `pin_locked` (sign in with the password).
     @discardableResult
-    public func signInWithPIN(_ pin: String, username: String? = nil) async throws(BioAuthError) -> SignedIn {
-        guard let name = username ?? records.load(AccountRecord.self, Self.accountRecord)?.username else { throw .notSignedIn }
-        let body = PINSignInRequest(username: name, pin: pin, sessionDurationMinutes: configuration.sessionDurationMinutes)
-        var signedIn = adopt(try await api.call("POST", "/v1/sessions/pin", body: body, as: SignInResponse.self))
+    public func signInWithPIN(_ pin: String) async throws(BioAuthError) -> SignedIn {
+        guard let record = pinRegistration else { throw .itemNotFound }
+        let challenge: ChallengeResponse
+        do {
+            challenge = try await api.call("POST", "/v1/biometric/challenges", body: CreateChallengeRequest(registrationID: record.registrationID),
+                                           as: ChallengeResponse.self)
+        } catch where error.serverCode == .registrationNotFound {
+            await removeLocalPIN()
+            throw .itemNotFound
+        }
+        let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
+                                    registrationID: record.registrationID, challenge: challenge.challenge.data)
+        let signature: Data
+        do {
+            signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: "")
+        } catch .itemNotFound {
+            await removeLocalPIN()
+            throw .itemNotFound
+        }
+        let body = PINSignInRequest(challengeID: challenge.challengeID, signature: signature, pin: pin,
+                                    sessionDurationMinutes: configuration.sessionDurationMinutes)
+        var signedIn = await adopt(try await api.call("POST", "/v1/sessions/pin", body: body, as: SignInResponse.self))
         signedIn.reconciliation = try await revokeLostRegistration()
         return signedIn
     }
 
-    /// Signs in with the PIN kept behind biometrics: one prompt, then `POST /v1/sessions/pin`.
+    /// Signs in with the PIN kept behind biometrics (seed 004's flow): one prompt releases the
+    /// PIN, then ``signInWithPIN(_:)``.
     @discardableResult
     public func signInWithStoredPIN(prompt: String) async throws(BioAuthError) -> SignedIn {
-        guard let account = records.load(AccountRecord.self, Self.accountRecord) else { throw .itemNotFound }
+        guard pinRegistration != nil else { throw .itemNotFound }
         let pin = String(decoding: try await vault.read(Self.pinItem, prompt: prompt), as: UTF8.self)
-        return try await signInWithPIN(pin, username: account.username)
+        return try await signInWithPIN(pin)
+    }
+
+    /// Forgets the PIN on this device: its key, its record, the copy behind biometrics.
+    func removeLocalPIN() async {
+        if let record = pinRegistration { await keys.deleteKey(named: record.keyName) }
+        records.delete(Self.pinRecord)
+        try? await vault.delete(Self.pinItem)
     }
 }

@@ -19,9 +19,29 @@ extension BioAuthClient {
     @discardableResult
     public func signIn(username: String, password: String) async throws(BioAuthError) -> SignedIn {
         let body = PasswordSignInRequest(username: username, password: password, sessionDurationMinutes: configuration.sessionDurationMinutes)
-        var signedIn = adopt(try await api.call("POST", "/v1/sessions/password", body: body, as: SignInResponse.self))
+        var signedIn = await adopt(try await api.call("POST", "/v1/sessions/password", body: body, as: SignInResponse.self))
         signedIn.reconciliation = try await revokeLostRegistration()
         return signedIn
+    }
+
+    /// Changes the password (`PUT /v1/users/me/password`); every other session of the user ends,
+    /// this one stays. After a one-time password from a support desk this is the only thing the
+    /// session may do (``Session/passwordChangeRequired``).
+    ///
+    /// - Parameter reauthentication: How to prove a recent sign-in if the server asks for one.
+    /// - Throws: ``BioAuthError/server(_:)`` with `invalid_credentials` (wrong current password;
+    ///   it counts against the lockout), `invalid_password`, `reauthentication_required`.
+    public func changePassword(current currentPassword: String, new newPassword: String, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
+        try await withStepUp(reauthentication) { () throws(BioAuthError) in
+            try await api.call("PUT", "/v1/users/me/password",
+                               body: ChangePasswordRequest(currentPassword: currentPassword, newPassword: newPassword), token: try requireToken())
+        }
+        current?.session.passwordChangeRequired = false
+    }
+
+    /// Ends every other session of the user, on every device (`DELETE /v1/sessions`); this one stays.
+    public func signOutEverywhereElse() async throws(BioAuthError) {
+        try await api.call("DELETE", "/v1/sessions", token: try requireToken())
     }
 
     /// Signs out: ends the session on the server and forgets it here (including the copy kept

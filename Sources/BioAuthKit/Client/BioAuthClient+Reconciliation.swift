@@ -13,9 +13,9 @@ extension BioAuthClient {
         let token = try requireToken()
         guard let record = enrollment, record.userID == current?.user.id else { return nil }
         if record.lost == nil {
-            if await keys.enrollmentChanged(since: Self.keyName) {
+            if await keys.enrollmentChanged(since: record.deviceKeyName) {
                 _ = await markLost(record, .biometryChanged)
-            } else if !(await keys.containsKey(named: Self.keyName)) {
+            } else if !(await keys.containsKey(named: record.deviceKeyName)) {
                 _ = await markLost(record, .keyMissing)
             }
         }

@@ -36,11 +36,18 @@ public actor BioAuthClient {
     /// The last reconciliation the client performed (also reported by the call that did it).
     public internal(set) var lastReconciliation: ReconciliationAction?
 
-    static let keyName = "device-key"
+    /// The biometric key's name in records written before each registration had its own.
+    static let legacyKeyName = "device-key"
     static let sessionItem = "session"
     static let pinItem = "pin"
     static let enrollmentRecord = "enrollment"
+    static let pinRecord = "pin-key"
     static let accountRecord = "account"
+
+    /// A new name for a device key: every registration gets its own key.
+    static func newKeyName(_ prefix: String) -> String {
+        prefix + "-" + UUID().uuidString.lowercased()
+    }
 
     /// A client for one server, on one device.
     ///
@@ -70,7 +77,11 @@ public actor BioAuthClient {
     }
 
     /// Adopts a sign-in answer as the current session and remembers the account (not a secret).
-    func adopt(_ answer: SignInResponse) -> SignedIn {
+    /// The session it replaces is ended on the server: a client never leaves a live session behind.
+    func adopt(_ answer: SignInResponse) async -> SignedIn {
+        if let previous = current?.token, previous != answer.sessionToken {
+            try? await api.call("DELETE", "/v1/sessions/current", token: previous)
+        }
         current = Current(token: answer.sessionToken, session: answer.session, user: answer.user)
         try? records.save(AccountRecord(userID: answer.user.id, username: answer.user.username), Self.accountRecord)
         return SignedIn(user: answer.user, session: answer.session)
@@ -78,5 +89,9 @@ public actor BioAuthClient {
 
     var enrollment: EnrollmentRecord? {
         records.load(EnrollmentRecord.self, Self.enrollmentRecord)
+    }
+
+    var pinRegistration: PINRecord? {
+        records.load(PINRecord.self, Self.pinRecord)
     }
 }

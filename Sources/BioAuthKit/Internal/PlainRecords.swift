@@ -38,9 +38,23 @@ struct EnrollmentRecord: Codable, Sendable {
     var algorithm: SignatureAlgorithm
     /// Set when the device lost the key; the registration then awaits revocation on the server.
     var lost: LocalKeyLoss?
+    /// The device key's name; each registration has its own, so that a new one can be
+    /// registered before the old one is given up. Records written before names varied have none.
+    var keyName: String?
+
+    /// The name of this registration's key.
+    var deviceKeyName: String { keyName ?? BioAuthClient.legacyKeyName }
 }
 
-/// The last account that signed in (for PIN sign-in).
+/// The PIN this device holds: the registration of its PIN key (see ``BioAuthClient/setPIN(_:keepBehindBiometrics:reauthentication:)``).
+struct PINRecord: Codable, Sendable {
+    var userID: String
+    var username: String
+    var registrationID: String
+    var keyName: String
+}
+
+/// The last account that signed in.
 struct AccountRecord: Codable, Sendable {
     var userID: String
     var username: String

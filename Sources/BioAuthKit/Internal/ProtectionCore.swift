@@ -96,7 +96,7 @@ struct ProtectionCore: Sendable {
             if passcodeMissing() { return .passcodeNotSet }
             return .itemNotFound
         case .authFailed:
-            let policy = record(kind, name)?.policy ?? .currentBiometrics
+            guard let policy = record(kind, name).map({ $0.policy }) ?? .currentBiometrics else { return .authenticationFailed }
             let context = backends.localAuthentication.makeContext()
             switch context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
             case .biometryLockout?: return .biometryLockout

@@ -60,6 +60,27 @@ public struct DeviceKeyStore: Sendable {
         return DeviceKey(name: name, publicKey: publicKey)
     }
 
+    /// Creates (replacing any previous) key `name` that proves only possession of this device:
+    /// a P-256 key in the Secure Enclave with `[.privateKeyUsage]`, usable without a biometric
+    /// match or a prompt, never exportable, never leaving the device
+    /// (`WhenUnlockedThisDeviceOnly`). It is the PIN's second factor: the PIN is the user check.
+    package func createPossessionKey(named name: String) async throws(BioAuthError) -> DeviceKey {
+        await deleteKey(named: name)
+        var query = query(name, .es256)
+        query.accessibility = .whenUnlockedThisDeviceOnly
+        query.accessControl = .privateKeyUsage
+        query.secureEnclave = true
+        let (status, key) = core.backends.secureKeys.createRandomKey(query)
+        guard status == .success, let key else { throw StatusMapping.error(for: status == .success ? .notAvailable : status) }
+        guard let point = core.backends.secureKeys.copyPublicKey(key),
+              let publicKey = try? DevicePublicKey(algorithm: .es256, bytes: point) else {
+            throw .systemFailure("the platform returned an invalid public key")
+        }
+        try core.saveRecord(ItemRecord(policy: nil, baseline: nil, publicKey: publicKey.canonicalBytes, algorithm: SignatureAlgorithm.es256.rawValue),
+                            .key, name)
+        return DeviceKey(name: name, publicKey: publicKey)
+    }
+
     /// The key created under `name`, from its public record; never prompts.
     ///
     /// - Throws: ``BioAuthError/itemNotFound`` when there is none.

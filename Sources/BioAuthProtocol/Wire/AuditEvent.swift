@@ -14,6 +14,13 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case biometricSignIn = "biometric.sign_in"
         case sessionSignedOut = "session.signed_out"
         case sessionRevoked = "session.revoked"
+        case sessionReauthenticated = "session.reauthenticated"
+        case otherSessionsRevoked = "session.others_revoked"
+        case passwordChanged = "password.changed"
+        case adminSessionsRevoked = "admin.sessions_revoked"
+        case adminRegistrationsRevoked = "admin.registrations_revoked"
+        case adminFactorsUnlocked = "admin.factors_unlocked"
+        case adminPasswordReset = "admin.password_reset"
     }
 
     /// How it ended.
@@ -33,19 +40,27 @@ public struct AuditEvent: Codable, Sendable, Equatable {
     public var registrationID: String?
     /// The session involved, if any.
     public var sessionID: String?
+    /// For a counted event: how many attempts it stands for. Failures by callers who have not
+    /// proved they own the account are counted per hour, not written one event each, so that
+    /// nobody can flood a trail; ``createdAt`` is then the latest of them.
+    public var count: Int?
 
     /// Creates an event value.
-    public init(id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, sessionID: String? = nil) {
+    public init(
+        id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, sessionID: String? = nil,
+        count: Int? = nil
+    ) {
         self.id = id
         self.type = type
         self.outcome = outcome
         self.createdAt = createdAt
         self.registrationID = registrationID
         self.sessionID = sessionID
+        self.count = count
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, type, outcome
+        case id, type, outcome, count
         case createdAt = "created_at"
         case registrationID = "registration_id"
         case sessionID = "session_id"

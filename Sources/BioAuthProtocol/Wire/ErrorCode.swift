@@ -21,6 +21,15 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case payloadTooLarge = "payload_too_large"
     case rateLimited = "rate_limited"
     case methodNotAllowed = "method_not_allowed"
+    /// The PIN is one of the most common PINs (repeated digits, sequences, years, …).
+    case pinTooCommon = "pin_too_common"
+    /// The PIN locked again and again; only a password sign-in unlocks it.
+    case pinLocked = "pin_locked"
+    /// The call changes a credential and the session's last primary authentication is too old:
+    /// re-authenticate (`POST /v1/sessions/current/reauthenticate`) and try again.
+    case reauthenticationRequired = "reauthentication_required"
+    /// The session was signed in with a one-time password: change the password first.
+    case passwordChangeRequired = "password_change_required"
     /// A server fault; never the answer to client input.
     case internalError = "internal_error"
 }

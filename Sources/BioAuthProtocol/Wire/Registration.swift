@@ -1,6 +1,14 @@
 import Foundation
 
-/// A biometric key registration as the API shows it.
+/// What a registered device key unlocks.
+public enum RegistrationKind: String, Codable, Sendable, CaseIterable {
+    /// A key behind biometrics: it signs biometric sign-ins and re-authentications.
+    case biometric
+    /// A key that needs no biometric match: it signs PIN sign-ins, together with the PIN.
+    case pin
+}
+
+/// A device key registration (biometric or PIN) as the API shows it.
 public struct Registration: Codable, Sendable, Equatable {
     /// Where a registration is in its life.
     public enum Status: String, Codable, Sendable {
@@ -12,6 +20,8 @@ public struct Registration: Codable, Sendable, Equatable {
 
     /// `reg_…`
     public var id: String
+    /// What the key unlocks.
+    public var kind: RegistrationKind
     /// The key's algorithm, fixed at registration.
     public var algorithm: SignatureAlgorithm
     /// A label the client chose (may be empty).
@@ -20,12 +30,16 @@ public struct Registration: Codable, Sendable, Equatable {
     public var status: Status
     /// When the registration was started.
     public var createdAt: Date
-    /// The last biometric sign-in with this key, if any.
+    /// The last sign-in with this key, if any.
     public var lastUsedAt: Date?
 
     /// Creates a registration value.
-    public init(id: String, algorithm: SignatureAlgorithm, label: String, status: Status, createdAt: Date, lastUsedAt: Date?) {
+    public init(
+        id: String, kind: RegistrationKind = .biometric, algorithm: SignatureAlgorithm, label: String, status: Status, createdAt: Date,
+        lastUsedAt: Date?
+    ) {
         self.id = id
+        self.kind = kind
         self.algorithm = algorithm
         self.label = label
         self.status = status
@@ -34,7 +48,7 @@ public struct Registration: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, algorithm, label, status
+        case id, kind, algorithm, label, status
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
     }

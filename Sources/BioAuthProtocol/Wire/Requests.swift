@@ -34,33 +34,105 @@ public struct PasswordSignInRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `PUT /v1/users/me/pin`
+/// `PUT /v1/users/me/pin`: a new PIN, bound to the device key that will sign every PIN sign-in.
+///
+/// The key needs no biometric match (the PIN is the user check); it proves possession of the
+/// device by signing the registration challenge that the answer carries, exactly as a biometric
+/// key does, and the PIN takes effect only then.
 public struct SetPINRequest: Codable, Sendable, Equatable {
+    /// 4–12 ASCII digits, not one of the most common PINs.
     public var pin: String
+    /// `"ES256"` or `"Ed25519"`, as for ``StartRegistrationRequest/algorithm``.
+    public var algorithm: String
+    /// The device key's public key in one of the algorithm's accepted encodings.
+    public var publicKey: Base64URLBytes
+    /// An optional label shown in registration lists.
+    public var label: String?
 
     /// Creates the body.
-    public init(pin: String) {
+    public init(pin: String, algorithm: SignatureAlgorithm, publicKey: Data, label: String? = nil) {
         self.pin = pin
+        self.algorithm = algorithm.rawValue
+        self.publicKey = Base64URLBytes(publicKey)
+        self.label = label
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pin, algorithm, label
+        case publicKey = "public_key"
     }
 }
 
-/// `POST /v1/sessions/pin`
+/// `POST /v1/sessions/pin`: the PIN together with the PIN device key's signature over a fresh
+/// authentication challenge. The server checks the PIN only after the signature verified.
 public struct PINSignInRequest: Codable, Sendable, Equatable {
-    public var username: String
+    /// A challenge issued for the PIN registration (`POST /v1/biometric/challenges`).
+    public var challengeID: String
+    /// The PIN device key's signature over the authentication message.
+    public var signature: Base64URLBytes
+    /// The PIN the user typed.
     public var pin: String
     /// Requested lifetime in minutes (5…43200); the server default when absent.
     public var sessionDurationMinutes: Int?
 
     /// Creates the body.
-    public init(username: String, pin: String, sessionDurationMinutes: Int? = nil) {
-        self.username = username
+    public init(challengeID: String, signature: Data, pin: String, sessionDurationMinutes: Int? = nil) {
+        self.challengeID = challengeID
+        self.signature = Base64URLBytes(signature)
         self.pin = pin
         self.sessionDurationMinutes = sessionDurationMinutes
     }
 
     enum CodingKeys: String, CodingKey {
-        case username, pin
+        case signature, pin
+        case challengeID = "challenge_id"
         case sessionDurationMinutes = "session_duration_minutes"
+    }
+}
+
+/// `PUT /v1/users/me/password`
+public struct ChangePasswordRequest: Codable, Sendable, Equatable {
+    /// The password the account has now.
+    public var currentPassword: String
+    /// The new one (8–256 characters).
+    public var newPassword: String
+
+    /// Creates the body.
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password"
+        case newPassword = "new_password"
+    }
+}
+
+/// `POST /v1/sessions/current/reauthenticate`: proves a recent primary authentication on the
+/// current session, with exactly one of the password or a biometric signature.
+public struct ReauthenticateRequest: Codable, Sendable, Equatable {
+    /// The account's password.
+    public var password: String?
+    /// A challenge issued for one of the caller's biometric registrations.
+    public var challengeID: String?
+    /// That registration's key's signature over the authentication message.
+    public var signature: Base64URLBytes?
+
+    /// Re-authenticates with the password.
+    public init(password: String) {
+        self.password = password
+    }
+
+    /// Re-authenticates with a biometric signature over a fresh challenge.
+    public init(challengeID: String, signature: Data) {
+        self.challengeID = challengeID
+        self.signature = Base64URLBytes(signature)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case password, signature
+        case challengeID = "challenge_id"
     }
 }
 

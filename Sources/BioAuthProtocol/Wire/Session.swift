@@ -11,7 +11,7 @@ public struct Session: Codable, Sendable, Equatable {
     public struct Authentication: Codable, Sendable, Equatable {
         /// The factor used.
         public var method: AuthenticationMethod
-        /// The biometric registration that signed in, for `biometric` sessions.
+        /// The device key that signed in, for `biometric` and `pin` sessions.
         public var registrationID: String?
 
         /// Creates an authentication description.
@@ -36,14 +36,48 @@ public struct Session: Codable, Sendable, Equatable {
     public var expiresAt: Date
     /// How it was signed in.
     public var authentication: Authentication
+    /// The session's last primary authentication: its sign-in, or a later re-authentication.
+    /// Calls that change a credential need it to be recent (step-up).
+    public var authenticatedAt: Date
+    /// The session was signed in with a one-time password: until the password is changed it may
+    /// only change the password, look at itself and sign out.
+    public var passwordChangeRequired: Bool
 
     /// Creates a session value.
-    public init(id: String, userID: String, createdAt: Date, expiresAt: Date, authentication: Authentication) {
+    public init(
+        id: String, userID: String, createdAt: Date, expiresAt: Date, authentication: Authentication, authenticatedAt: Date? = nil,
+        passwordChangeRequired: Bool = false
+    ) {
         self.id = id
         self.userID = userID
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.authentication = authentication
+        self.authenticatedAt = authenticatedAt ?? createdAt
+        self.passwordChangeRequired = passwordChangeRequired
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        userID = try container.decode(String.self, forKey: .userID)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        expiresAt = try container.decode(Date.self, forKey: .expiresAt)
+        authentication = try container.decode(Authentication.self, forKey: .authentication)
+        authenticatedAt = try container.decode(Date.self, forKey: .authenticatedAt)
+        passwordChangeRequired = try container.decodeIfPresent(Bool.self, forKey: .passwordChangeRequired) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(userID, forKey: .userID)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(authentication, forKey: .authentication)
+        try container.encode(authenticatedAt, forKey: .authenticatedAt)
+        // Present only when true, so that ordinary sessions read as before.
+        if passwordChangeRequired { try container.encode(true, forKey: .passwordChangeRequired) }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,5 +86,7 @@ public struct Session: Codable, Sendable, Equatable {
         case createdAt = "created_at"
         case expiresAt = "expires_at"
         case authentication
+        case authenticatedAt = "authenticated_at"
+        case passwordChangeRequired = "password_change_required"
     }
 }

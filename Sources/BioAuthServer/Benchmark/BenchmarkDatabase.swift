@@ -165,7 +165,7 @@ public struct BenchmarkDatabase: Sendable {
         let count = try await RateProbe.count(tasks: registrationIDs.count, for: duration) { task in
             let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registrationIDs[task]))
             let attempt = try await biometrics.attempt(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
-            _ = try await biometrics.complete(attempt.completion, signatureIsValid: true)
+            _ = try await biometrics.complete(attempt, minutes: ProtocolLimits.defaultSessionDurationMinutes, signatureIsValid: true)
             return 1
         }
         return CommitRate(signIns: count.operations, seconds: count.seconds, commitsPerSignIn: 2)

@@ -49,6 +49,17 @@ public struct ServerConfiguration: Sendable {
     public var purgeInterval: Duration = .seconds(300)
     /// How long sessions are kept after they expired or were revoked, before the purge removes them.
     public var expiredSessionRetention: Duration = Housekeeping.defaultRetention
+    /// How long audit events (and counted failures) are kept before the purge removes them.
+    public var auditRetention: Duration = Housekeeping.defaultAuditRetention
+    /// How recent a session's last primary authentication must be for a call that changes a
+    /// credential (registering a device key, setting a PIN, changing the password).
+    public var stepUpWindow: Duration = .seconds(5 * 60)
+    /// The file of server keys PIN hashes are made with (see docs/DEPLOYMENT.md). When `nil`, a
+    /// SQLite server uses `<database>.pin-key` beside its database file, created at first start;
+    /// PostgreSQL instances must be given one file, the same for all.
+    public var pinKeyFile: String?
+    /// Keys given directly instead of a file (tests).
+    var pinKeyRing: PINKeyRing?
     /// The clock (tests move it).
     var timeSource: TimeSource = .system
 

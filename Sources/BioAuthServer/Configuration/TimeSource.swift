@@ -6,9 +6,13 @@ import Foundation
 /// an answer never shows a time its own record cannot reproduce.
 struct TimeSource: Sendable {
     private let clock: @Sendable () -> Date
+    /// Whether this is the system clock, which the database's own clock can stand in for (see
+    /// ``DatabaseClock``); a test's moved clock cannot.
+    let isSystemClock: Bool
 
-    init(now clock: @escaping @Sendable () -> Date) {
+    init(now clock: @escaping @Sendable () -> Date, isSystemClock: Bool = false) {
         self.clock = clock
+        self.isSystemClock = isSystemClock
     }
 
     /// The current time, in whole milliseconds.
@@ -17,5 +21,5 @@ struct TimeSource: Sendable {
     }
 
     /// The system clock.
-    static let system = TimeSource(now: { Date() })
+    static let system = TimeSource(now: { Date() }, isSystemClock: true)
 }

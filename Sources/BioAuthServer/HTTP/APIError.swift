@@ -34,10 +34,12 @@ extension ErrorCode {
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest, .invalidUsername, .invalidPassword, .invalidPIN, .invalidSessionDuration,
-             .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding:
+             .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon:
             .badRequest
         case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid:
             .unauthorized
+        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked:
+            .forbidden
         case .notFound, .registrationNotFound:
             .notFound
         case .methodNotAllowed:

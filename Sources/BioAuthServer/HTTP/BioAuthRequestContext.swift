@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 import Logging
@@ -33,4 +34,8 @@ struct BioAuthRequestContext: RequestContext {
 struct Caller: Sendable {
     var sessionID: String
     var userID: String
+    /// The session's last primary authentication (for ``StepUp``).
+    var authenticatedAt: Date
+    /// The session was signed in with a one-time password (see ``BearerAuthMiddleware``).
+    var passwordChangeRequired = false
 }

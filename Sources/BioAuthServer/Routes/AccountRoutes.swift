@@ -1,10 +1,11 @@
 import BioAuthProtocol
 import Hummingbird
 
-/// `/v1/users` and the password and PIN sign-ins.
+/// `/v1/users`, the password and PIN sign-ins, the PIN and the password change.
 struct AccountRoutes {
     let accounts: AccountService
-    let signIn: SecretSignInService
+    let passwordSignIn: PasswordSignInService
+    let pins: PINService
 
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.post, "/v1/users", in: catalog) { request, context in
@@ -13,18 +14,22 @@ struct AccountRoutes {
         }
         router.route(.post, "/v1/sessions/password", in: catalog) { request, context in
             let body = try await JSONBody.decode(PasswordSignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await signIn.signIn(body))
+            return try JSONBody.response(try await passwordSignIn.signIn(body))
         }
         router.route(.post, "/v1/sessions/pin", in: catalog) { request, context in
             let body = try await JSONBody.decode(PINSignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await signIn.signIn(body))
+            return try JSONBody.response(try await pins.signIn(body))
         }
     }
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.put, "/v1/users/me/pin", in: catalog) { request, context in
             let body = try await JSONBody.decode(SetPINRequest.self, from: request, context: context)
-            try await accounts.setPIN(body, for: try context.requireCaller())
+            return try JSONBody.response(try await pins.setPIN(body, for: try context.requireCaller()), status: .created)
+        }
+        router.route(.put, "/v1/users/me/password", in: catalog) { request, context in
+            let body = try await JSONBody.decode(ChangePasswordRequest.self, from: request, context: context)
+            try await accounts.changePassword(body, for: try context.requireCaller())
             return Response(status: .noContent)
         }
     }

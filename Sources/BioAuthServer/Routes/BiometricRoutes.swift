@@ -1,9 +1,10 @@
 import BioAuthProtocol
 import Hummingbird
 
-/// `/v1/biometric/…` and the biometric sign-in.
+/// `/v1/biometric/…` (device key registrations and challenges) and the biometric sign-in.
 struct BiometricRoutes {
     let biometrics: BiometricService
+    let registrations: RegistrationService
 
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.post, "/v1/biometric/challenges", in: catalog) { request, context in
@@ -19,20 +20,20 @@ struct BiometricRoutes {
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.post, "/v1/biometric/registrations", in: catalog) { request, context in
             let body = try await JSONBody.decode(StartRegistrationRequest.self, from: request, context: context)
-            return try JSONBody.response(try await biometrics.startRegistration(body, for: try context.requireCaller()), status: .created)
+            return try JSONBody.response(try await registrations.start(body, for: try context.requireCaller()), status: .created)
         }
         router.route(.post, "/v1/biometric/registrations/{id}/verify", in: catalog) { request, context in
             let id = try context.parameters.require("id")
             let body = try await JSONBody.decode(VerifyRegistrationRequest.self, from: request, context: context)
-            let registration = try await biometrics.verifyRegistration(id: id, body, for: try context.requireCaller())
+            let registration = try await registrations.verify(id: id, body, for: try context.requireCaller())
             return try JSONBody.response(RegistrationResponse(registration: registration))
         }
         router.route(.get, "/v1/biometric/registrations", in: catalog) { _, context in
-            try JSONBody.response(RegistrationListResponse(registrations: try await biometrics.registrations(of: try context.requireCaller())))
+            try JSONBody.response(RegistrationListResponse(registrations: try await registrations.registrations(of: try context.requireCaller())))
         }
         router.route(.delete, "/v1/biometric/registrations/{id}", in: catalog) { _, context in
             let id = try context.parameters.require("id")
-            try await biometrics.deleteRegistration(id: id, for: try context.requireCaller())
+            try await registrations.delete(id: id, for: try context.requireCaller())
             return Response(status: .noContent)
         }
     }

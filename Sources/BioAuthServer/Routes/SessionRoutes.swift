@@ -1,9 +1,10 @@
 import BioAuthProtocol
 import Hummingbird
 
-/// `/v1/sessions…` for a signed-in caller.
+/// `/v1/sessions…` for a signed-in caller: look, re-authenticate, sign out (here, elsewhere, one).
 struct SessionRoutes {
     let sessions: SessionService
+    let reauthentication: ReauthenticationService
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.get, "/v1/sessions/current", in: catalog) { _, context in
@@ -12,6 +13,14 @@ struct SessionRoutes {
         router.route(.delete, "/v1/sessions/current", in: catalog) { _, context in
             let caller = try context.requireCaller()
             try await sessions.revoke(caller.sessionID, of: caller)
+            return Response(status: .noContent)
+        }
+        router.route(.post, "/v1/sessions/current/reauthenticate", in: catalog) { request, context in
+            let body = try await JSONBody.decode(ReauthenticateRequest.self, from: request, context: context)
+            return try JSONBody.response(try await reauthentication.reauthenticate(body, for: try context.requireCaller()))
+        }
+        router.route(.delete, "/v1/sessions", in: catalog) { _, context in
+            try await sessions.revokeOthers(of: try context.requireCaller())
             return Response(status: .noContent)
         }
         router.route(.get, "/v1/sessions", in: catalog) { _, context in

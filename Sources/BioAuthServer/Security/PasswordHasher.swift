@@ -3,12 +3,13 @@ import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 
-/// Slow hashing for passwords and PINs: bcrypt over a SHA-256 pre-hash.
+/// Slow hashing for passwords and PINs: bcrypt over a pre-hash.
 ///
 /// bcrypt reads at most 72 bytes and stops at a NUL; passwords may be 256 characters of any
-/// script. Hashing the UTF-8 with SHA-256 and feeding bcrypt the 44-character base64 of that digest
-/// keeps every character significant. Stored hashes carry a scheme prefix so the scheme can change
-/// later without a flag day.
+/// script. Feeding bcrypt the 44-character base64 of a 32-byte digest of the UTF-8 keeps every
+/// character significant. Passwords are pre-hashed with SHA-256; PINs with HMAC-SHA-256 under a
+/// server key (``PINHasher``). Stored hashes carry a scheme prefix so the scheme can change later
+/// without a flag day.
 ///
 /// Hashing runs on NIO's thread pool, never on an event loop.
 struct PasswordHasher: Sendable {
@@ -25,37 +26,39 @@ struct PasswordHasher: Sendable {
         self.cost = cost
         // A real hash of a random secret at the same cost: verifying against it takes exactly
         // as long as verifying a real user's secret, so unknown users cost the same time.
-        self.dummyHash = Self.hashNow(Data(SecureRandom.bytes(32)).base64EncodedString(), cost: cost)
+        self.dummyHash = Self.scheme + Self.bcryptNow(Self.sha256(Data(SecureRandom.bytes(32)).base64EncodedString()), cost: cost)
     }
 
-    /// Hashes a secret for storage.
+    /// Hashes a password for storage.
     func hash(_ secret: String) async throws -> String {
-        let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive {
-            Self.hashNow(secret, cost: cost)
-        }
+        Self.scheme + (try await bcrypt(Self.sha256(secret)))
     }
 
-    /// Checks a secret against a stored hash, or against the dummy hash when there is none, so
+    /// Checks a password against a stored hash, or against the dummy hash when there is none, so
     /// that both paths do the same work. Returns `false` whenever `storedHash` is `nil`.
     func verify(_ secret: String, against storedHash: String?) async throws -> Bool {
         let target = storedHash ?? dummyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive {
-            Self.verifyNow(secret, hash: target)
-        }
+        guard target.hasPrefix(Self.scheme) else { return false }
+        let matches = try await verifyBcrypt(Self.sha256(secret), hash: String(target.dropFirst(Self.scheme.count)))
         return matches && storedHash != nil
     }
 
-    private static func prehash(_ secret: String) -> String {
+    /// bcrypt of an already pre-hashed secret, off the event loops.
+    func bcrypt(_ prehashed: String) async throws -> String {
+        let cost = self.cost
+        return try await NIOThreadPool.singleton.runIfActive { Self.bcryptNow(prehashed, cost: cost) }
+    }
+
+    /// Checks an already pre-hashed secret against a bcrypt hash, off the event loops.
+    func verifyBcrypt(_ prehashed: String, hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(prehashed, hash: hash) }
+    }
+
+    private static func sha256(_ secret: String) -> String {
         Data(SHA256.hash(data: Data(secret.utf8))).base64EncodedString()
     }
 
-    private static func hashNow(_ secret: String, cost: UInt8) -> String {
-        scheme + Bcrypt.hash(prehash(secret), cost: cost)
-    }
-
-    private static func verifyNow(_ secret: String, hash: String) -> Bool {
-        guard hash.hasPrefix(scheme) else { return false }
-        return Bcrypt.verify(prehash(secret), hash: String(hash.dropFirst(scheme.count)))
+    private static func bcryptNow(_ prehashed: String, cost: UInt8) -> String {
+        Bcrypt.hash(prehashed, cost: cost)
     }
 }

@@ -2,10 +2,12 @@ import BioAuthProtocol
 import Foundation
 import SQLKit
 
-/// Accounts: sign-up and the PIN factor.
+/// Accounts: sign-up and the password change.
 struct AccountService: Sendable {
     let database: any DatabaseProvider
     let hasher: PasswordHasher
+    let guarded: LockoutGuard
+    let stepUp: StepUp
     let time: TimeSource
 
     /// Creates an account.
@@ -39,20 +41,31 @@ struct AccountService: Sendable {
         return user
     }
 
-    /// Sets or replaces the caller's PIN; a new PIN also clears the PIN factor's failure count.
-    func setPIN(_ request: SetPINRequest, for caller: Caller) async throws {
-        guard CredentialRules.isAcceptablePIN(request.pin) else {
-            throw APIError(.invalidPIN, "A PIN is 4 to 12 digits.")
+    /// Changes the caller's password: needs a recent primary authentication and the current
+    /// password (a wrong one counts against the lockout), then ends every other session of the
+    /// user and lifts a one-time password's restriction from this one.
+    func changePassword(_ request: ChangePasswordRequest, for caller: Caller) async throws {
+        try stepUp.require(caller)
+        guard CredentialRules.isAcceptablePassword(request.newPassword) else {
+            throw APIError(.invalidPassword, "A password is 8 to 256 characters.")
         }
-        let pinHash = try await hasher.hash(request.pin)
+        guard let account = try await PasswordAccount.find(database, userID: caller.userID) else {
+            throw APIError(.invalidSession, "The account no longer exists.")
+        }
+        let current = CredentialRules.normalisedPassword(request.currentPassword)
+        let target = LockoutGuard.Target(usernameKey: account.usernameKey, factor: .password, subject: .username(account.usernameKey),
+                                         event: .passwordChanged)
+        try await guarded.attempt(target) { try await hasher.verify(current, against: account.passwordHash) ? () : nil }
+        let newHash = try await hasher.hash(CredentialRules.normalisedPassword(request.newPassword))
         let now = time.now()
         try await database.transaction { db in
-            let rows = try await db.raw("UPDATE users SET pin_hash = \(bind: pinHash) WHERE id = \(bind: caller.userID) RETURNING username_key").all()
-            guard let key = try rows.first?.decode(column: "username_key", as: String.self) else {
-                throw APIError(.invalidSession, "The account no longer exists.")
-            }
-            try await FactorLockout.clear(db, usernameKey: key, factor: .pin)
-            try await AuditLog.record(db, userID: caller.userID, type: .pinSet, outcome: .success, at: now)
+            try await db.raw("""
+                UPDATE users SET password_hash = \(bind: newHash), password_change_required = 0 WHERE id = \(bind: caller.userID)
+                """).run()
+            try await FactorLockout.clear(db, usernameKey: account.usernameKey, factor: .password)
+            _ = try await SessionService.revokeAll(db, userID: caller.userID, sparing: caller.sessionID, now: now)
+            try await db.raw("UPDATE sessions SET password_change_required = 0 WHERE id = \(bind: caller.sessionID)").run()
+            try await AuditLog.record(db, userID: caller.userID, type: .passwordChanged, outcome: .success, at: now, sessionID: caller.sessionID)
         }
     }
 

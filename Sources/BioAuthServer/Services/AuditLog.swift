@@ -4,11 +4,34 @@ import SQLKit
 
 /// The audit trail: what happened to an account, newest first. Events are written inside the
 /// same transaction as the change they describe, so the trail never claims what did not happen.
+///
+/// Failures by callers who have not proved they own the account (a wrong password, a bad
+/// signature for someone's registration) are *counted*: one row per account, kind and hour
+/// (`audit_tallies`), so that nobody who knows a username or a registration id can flood the
+/// trail. Password failures are counted under the username, whether or not it has an account, so
+/// a failure does the same writes for a real account and an unknown one.
 struct AuditLog: Sendable {
     /// How many events a listing shows.
     static let listLimit = 100
+    /// The span one counted row covers.
+    static let tallyWindowMilliseconds: Int64 = 60 * 60 * 1000
 
     let database: any DatabaseProvider
+
+    /// Who counted failures belong to.
+    enum Subject: Sendable {
+        /// An account.
+        case user(String)
+        /// A normalised username, which may or may not have an account.
+        case username(String)
+
+        var key: String {
+            switch self {
+            case .user(let id): "user:" + id
+            case .username(let key): "name:" + key
+            }
+        }
+    }
 
     /// Records an event (within the caller's transaction when `db` belongs to one).
     static func record(
@@ -22,10 +45,29 @@ struct AuditLog: Sendable {
             """).run()
     }
 
-    /// The user's newest events.
+    /// Counts one more failure (or locked attempt) of `subject` in the current hour.
+    static func count(
+        _ db: any SQLDatabase, _ subject: Subject, type: AuditEvent.Kind, outcome: AuditEvent.Outcome, at now: Date,
+        registrationID: String? = nil
+    ) async throws {
+        let at = now.millisecondsSince1970
+        try await db.raw("""
+            INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
+            VALUES (\(bind: SecureRandom.identifier(.event)), \(bind: subject.key), \(bind: type.rawValue), \(bind: outcome.rawValue),
+                    \(bind: registrationID ?? ""), \(bind: at - at % tallyWindowMilliseconds), 1, \(bind: at))
+            ON CONFLICT (subject, type, outcome, registration_id, window_start)
+            DO UPDATE SET count = audit_tallies.count + 1, last_at = excluded.last_at
+            """).run()
+    }
+
+    /// The user's newest events, counted ones included (those under the username only from the
+    /// account's creation on).
     func events(of userID: String) async throws -> [AuditEvent] {
         try await database.withDatabase { db in
-            try await db.raw("""
+            guard let user = try await db.raw("SELECT username_key, created_at FROM users WHERE id = \(bind: userID)").first() else { return [] }
+            let usernameKey = try user.decode(column: "username_key", as: String.self)
+            let createdAt = try user.decode(column: "created_at", as: Int64.self)
+            let recorded = try await db.raw("""
                 SELECT id, type, outcome, created_at, registration_id, session_id FROM audit_events
                 WHERE user_id = \(bind: userID) ORDER BY seq DESC LIMIT \(bind: Self.listLimit)
                 """).all().map { row in
@@ -35,9 +77,27 @@ struct AuditLog: Sendable {
                     outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
                     createdAt: try row.decodeDate(column: "created_at"),
                     registrationID: try row.decode(column: "registration_id", as: String?.self),
-                    sessionID: try row.decode(column: "session_id", as: String?.self)
-                )
+                    sessionID: try row.decode(column: "session_id", as: String?.self))
             }
+            let counted = try await db.raw("""
+                SELECT id, type, outcome, last_at, registration_id, count FROM audit_tallies
+                WHERE subject = \(bind: Subject.user(userID).key)
+                   OR (subject = \(bind: Subject.username(usernameKey).key) AND last_at >= \(bind: createdAt))
+                ORDER BY last_at DESC LIMIT \(bind: Self.listLimit)
+                """).all().map { row in
+                let registrationID = try row.decode(column: "registration_id", as: String.self)
+                return AuditEvent(
+                    id: try row.decode(column: "id", as: String.self),
+                    type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
+                    outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
+                    createdAt: try row.decodeDate(column: "last_at"),
+                    registrationID: registrationID.isEmpty ? nil : registrationID,
+                    count: try row.decode(column: "count", as: Int.self))
+            }
+            // Both lists are newest first; a stable merge keeps recorded events in their order.
+            return (recorded + counted).enumerated()
+                .sorted { $0.element.createdAt != $1.element.createdAt ? $0.element.createdAt > $1.element.createdAt : $0.offset < $1.offset }
+                .prefix(Self.listLimit).map(\.element)
         }
     }
 }

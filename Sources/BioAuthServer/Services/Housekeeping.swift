@@ -13,17 +13,22 @@ import SQLKit
 ///   starts a new registration), together with their challenges;
 /// - rate windows older than the current minute, lockout rows whose lock has run out, and
 ///   unlocked lockout rows with no attempt for the lockout duration (all exactly equivalent to
-///   no row).
+///   no row), except PIN rows that remember earlier lockouts (they escalate the next one);
+/// - audit events and counted failures older than ``auditRetention``.
 ///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
 struct Housekeeping: Sendable {
     /// How long expired and revoked sessions are kept.
     static let defaultRetention: Duration = .seconds(7 * 24 * 60 * 60)
+    /// How long audit events are kept.
+    static let defaultAuditRetention: Duration = .seconds(365 * 24 * 60 * 60)
 
     let database: any DatabaseProvider
     let time: TimeSource
     let challengeTTL: Duration
     let retention: Duration
+    /// How long audit events and counted failures are kept.
+    let auditRetention: Duration
     /// The lockout duration: also how long an unlocked run of failures is remembered.
     let lockoutDuration: Duration
     let logger: Logger
@@ -35,6 +40,7 @@ struct Housekeeping: Sendable {
         var pendingRegistrations = 0
         var rateWindows = 0
         var lockouts = 0
+        var auditEvents = 0
     }
 
     /// Removes everything that has outlived its use, as of now.
@@ -44,6 +50,7 @@ struct Housekeeping: Sendable {
         let sessionCutoff = now - Int64(retention.timeInterval * 1000)
         let pendingCutoff = now - Int64(challengeTTL.timeInterval * 1000)
         let windowCutoff = now - now % 60_000
+        let auditCutoff = now - Int64(auditRetention.timeInterval * 1000)
         return try await database.transaction { db in
             var report = Report()
             report.challenges = try await db.raw("DELETE FROM challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
@@ -65,10 +72,13 @@ struct Housekeeping: Sendable {
             report.rateWindows = try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: windowCutoff) RETURNING key").all().count
             report.lockouts = try await db.raw("""
                 DELETE FROM factor_failures
-                WHERE (locked_until IS NOT NULL AND locked_until <= \(bind: now))
-                   OR (locked_until IS NULL AND last_attempt_at <= \(bind: now - Int64(lockoutDuration.timeInterval * 1000)))
+                WHERE ((locked_until IS NOT NULL AND locked_until <= \(bind: now))
+                       OR (locked_until IS NULL AND last_attempt_at <= \(bind: now - Int64(lockoutDuration.timeInterval * 1000))))
+                  AND (factor = 'password' OR lockouts = 0)
                 RETURNING username_key
                 """).all().count
+            report.auditEvents = try await db.raw("DELETE FROM audit_events WHERE created_at <= \(bind: auditCutoff) RETURNING id").all().count
+                + db.raw("DELETE FROM audit_tallies WHERE last_at <= \(bind: auditCutoff) RETURNING id").all().count
             return report
         }
     }
@@ -86,7 +96,7 @@ struct Housekeeping: Sendable {
                 logger.debug("purged expired rows", metadata: [
                     "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
                     "pending_registrations": "\(report.pendingRegistrations)", "rate_windows": "\(report.rateWindows)",
-                    "lockouts": "\(report.lockouts)",
+                    "lockouts": "\(report.lockouts)", "audit_events": "\(report.auditEvents)",
                 ])
             } catch {
                 logger.warning("purge failed; retrying at the next interval", metadata: ["error": "\(error)"])

@@ -2,7 +2,7 @@ import BioAuthProtocol
 import Foundation
 import SQLKit
 
-/// A registration row with its parsed key.
+/// A registration row (a biometric or PIN device key) with its parsed key.
 struct StoredRegistration: Sendable {
     var wire: Registration
     var userID: String
@@ -10,7 +10,7 @@ struct StoredRegistration: Sendable {
 
     var algorithm: SignatureAlgorithm { publicKey.algorithm }
 
-    private static let columns = "id, user_id, algorithm, public_key, label, status, created_at, last_used_at"
+    private static let columns = "id, user_id, kind, algorithm, public_key, label, status, created_at, last_used_at"
 
     /// A pending or active registration of the user's.
     static func find(_ db: any SQLDatabase, id: String, userID: String) async throws -> StoredRegistration? {
@@ -43,6 +43,7 @@ struct StoredRegistration: Sendable {
         userID = try row.decode(column: "user_id", as: String.self)
         wire = Registration(
             id: try row.decode(column: "id", as: String.self),
+            kind: try row.decodeEnum(column: "kind", as: RegistrationKind.self),
             algorithm: publicKey.algorithm,
             label: try row.decode(column: "label", as: String.self),
             status: try row.decodeEnum(column: "status", as: Registration.Status.self),

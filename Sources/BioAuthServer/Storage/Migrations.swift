@@ -117,6 +117,38 @@ enum Migrator {
                 "CREATE INDEX registrations_by_status ON registrations (status, created_at)",
             ]
         },
+        // The account layer: PINs bound to a device key (a registration of kind 'pin' holds the
+        // keyed hash; the old unbound PIN hashes are dropped, their users set a PIN again), step-up
+        // (when a session last proved a primary factor), one-time passwords, escalating PIN
+        // lockouts, counted audit failures and audit retention.
+        Migration(version: 5, name: "account layer") { _ in
+            [
+                "ALTER TABLE registrations ADD COLUMN kind TEXT NOT NULL DEFAULT 'biometric'",
+                "ALTER TABLE registrations ADD COLUMN pin_hash TEXT",
+                "ALTER TABLE users DROP COLUMN pin_hash",
+                "ALTER TABLE users ADD COLUMN password_change_required INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE sessions ADD COLUMN authenticated_at BIGINT NOT NULL DEFAULT 0",
+                "UPDATE sessions SET authenticated_at = created_at",
+                "ALTER TABLE sessions ADD COLUMN password_change_required INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE factor_failures ADD COLUMN lockouts INTEGER NOT NULL DEFAULT 0",
+                "DELETE FROM factor_failures WHERE factor = 'pin'",
+                """
+                CREATE TABLE audit_tallies (
+                    id TEXT NOT NULL UNIQUE,
+                    subject TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    registration_id TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    count INTEGER NOT NULL,
+                    last_at BIGINT NOT NULL,
+                    PRIMARY KEY (subject, type, outcome, registration_id, window_start)
+                )
+                """,
+                "CREATE INDEX audit_tallies_by_age ON audit_tallies (last_at)",
+                "CREATE INDEX audit_events_by_age ON audit_events (created_at)",
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

@@ -51,3 +51,36 @@ extension APIClient {
                          json: try await signedAuthentication(key, registrationID: registrationID))
     }
 }
+
+/// A PIN as a device holds it: the PIN key and its registration.
+struct TestPINDevice: Sendable {
+    var key: TestDeviceKey
+    var registrationID: String
+}
+
+extension APIClient {
+    /// Sets a PIN bound to `key`: `PUT /v1/users/me/pin`, sign the registration challenge, verify.
+    @discardableResult
+    func setPIN(_ pin: String, key: TestDeviceKey = .es256(), token: String) async throws -> TestPINDevice {
+        let start = try await expect(.created, RegistrationStartResponse.self, .put, "/v1/users/me/pin",
+                                     json: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey()), token: token)
+        let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
+        _ = try await expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
+                             json: VerifyRegistrationRequest(signature: signature), token: token)
+        return TestPINDevice(key: key, registrationID: start.registrationID)
+    }
+
+    /// The PIN sign-in body: a fresh challenge for the PIN key, signed by `key` (the device's own
+    /// key unless a test forges another), and the PIN.
+    func pinSignInBody(_ device: TestPINDevice, pin: String, signingKey: TestDeviceKey? = nil) async throws -> PINSignInRequest {
+        let challenge = try await challenge(for: device.registrationID)
+        let signature = (signingKey ?? device.key).sign(.authentication, registrationID: device.registrationID, challenge: challenge.challenge.data)
+        return PINSignInRequest(challengeID: challenge.challengeID, signature: signature, pin: pin)
+    }
+
+    /// `POST /v1/sessions/pin` with a fresh signed challenge: the raw answer.
+    @discardableResult
+    func pinSignIn(_ device: TestPINDevice, pin: String) async throws -> APIResponse {
+        try await call(.post, "/v1/sessions/pin", json: try await pinSignInBody(device, pin: pin))
+    }
+}

@@ -7,6 +7,9 @@ import Logging
 
 /// A real server on a loopback port over a fresh database (SQLite or PostgreSQL, see
 /// ``TestDatabase``), with a clock the test controls.
+/// The PIN keys of every test server: one fixed key, so servers in one test agree.
+let testPINKeys = PINKeyRing(keys: [Data(repeating: 0x5a, count: 32)])
+
 struct TestServer: Sendable {
     static let relyingPartyID = "bank.example"
 
@@ -40,6 +43,7 @@ struct TestServer: Sendable {
         configuration.relyingPartyID = relyingPartyID
         configuration.passwordHashCost = 4  // the floor bcrypt allows: tests stay fast
         configuration.useClock { clock.now }
+        configuration.pinKeyRing = testPINKeys
         configure(&configuration)
         let databasePath = configuration.databasePath
         let server = try await AuthServer.open(configuration: configuration, logger: logger)
@@ -53,6 +57,12 @@ struct TestServer: Sendable {
             try? await server.close()
             throw error
         }
+    }
+
+    /// The operator's account actions (`bioauth admin`) on this server's database.
+    var administration: AccountAdministration {
+        AccountAdministration(database: server.database, hasher: PasswordHasher(cost: server.configuration.passwordHashCost),
+                              time: server.configuration.timeSource)
     }
 
     /// Every row of the database now.
