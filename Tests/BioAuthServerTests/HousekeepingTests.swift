@@ -50,4 +50,24 @@ struct HousekeepingTests {
             #expect(tables["registrations", default: []].count == 1)
         }
     }
+
+    /// docs/PROTOCOL.md §3: public keys are unique across pending, active and revoked registrations;
+    /// a pending one purged after its challenge expired never proved anything and frees its key.
+    @Test("a pending registration purged after its challenge expired frees its key; a revoked one never does")
+    func purgedPendingKeyMayRegisterAgain() async throws {
+        try await TestServer.run(configure: { $0.stepUpWindow = .seconds(3600) }) { server in
+            let account = try await server.api.newAccount()
+            let pending = TestDeviceKey.es256(), revoked = TestDeviceKey.es256()
+            _ = try await server.api.startRegistration(pending, token: account.sessionToken)
+            let registration = try await server.api.register(revoked, token: account.sessionToken)
+            try await server.api.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: account.sessionToken)
+            try await server.api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: pending.publicKey()), token: account.sessionToken)
+            server.clock.advance(seconds: 121)
+            _ = try await server.server.purge()
+            try await server.api.register(pending, token: account.sessionToken)
+            try await server.api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: revoked.publicKey()), token: account.sessionToken)
+        }
+    }
 }

@@ -1,0 +1,29 @@
+import BioAuthProtocol
+@testable import BioAuthServer
+import Foundation
+import Testing
+
+/// Several instances whose clocks drift still agree on when a lock ends: the database decides.
+@Suite("Lock expiry by the database's clock")
+struct LockClockTests {
+    @Test("an instance whose clock runs a day ahead still sees the lock another instance set")
+    func skewedInstanceSeesTheLock() async throws {
+        try await TestDatabase.current.withFreshDatabase { path in
+            let username = try await TestServer.run(configure: { $0.databasePath = path; $0.timeSource = .system }) { server in
+                let user = try await server.api.signUp()
+                for _ in 0..<5 {
+                    try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password"))
+                }
+                return user.username
+            }
+            // The same system clock, a day fast: with its own clock it would think the lock ran out.
+            let skewed = TimeSource(now: { Date().addingTimeInterval(86_400) }, isSystemClock: true)
+            let answer = try await TestServer.run(configure: { $0.databasePath = path; $0.timeSource = skewed }) { server in
+                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: username, password: "correct horse battery"))
+            }
+            #expect(answer.errorCode == .locked)
+            let retryAfter = try #require(answer.headers[.retryAfter].flatMap { Int($0) })
+            #expect((850...900).contains(retryAfter), "the wait is the database's, not the skewed instance's")
+        }
+    }
+}
