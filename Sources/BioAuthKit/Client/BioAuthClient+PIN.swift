@@ -29,7 +29,7 @@ extension BioAuthClient {
             let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
                                         registrationID: start.registrationID, challenge: start.challenge.data)
             let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: "")
-            try await api.call("POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
+            _ = try await api.call("POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
                                body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self)
             try records.save(PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
                              Self.pinRecord)

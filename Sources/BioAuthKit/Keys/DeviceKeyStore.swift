@@ -64,7 +64,7 @@ public struct DeviceKeyStore: Sendable {
     /// a P-256 key in the Secure Enclave with `[.privateKeyUsage]`, usable without a biometric
     /// match or a prompt, never exportable, never leaving the device
     /// (`WhenUnlockedThisDeviceOnly`). It is the PIN's second factor: the PIN is the user check.
-    package func createPossessionKey(named name: String) async throws(BioAuthError) -> DeviceKey {
+    func createPossessionKey(named name: String) async throws(BioAuthError) -> DeviceKey {
         await deleteKey(named: name)
         var query = query(name, .es256)
         query.accessibility = .whenUnlockedThisDeviceOnly
