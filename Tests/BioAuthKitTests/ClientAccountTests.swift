@@ -157,4 +157,23 @@ struct ClientAccountTests {
             #expect(try await Self.isLive(try #require(await phone.client.sessionToken), on: server))
         }
     }
+
+    @Test("an invalidated key's sessions end on the server when the client revokes its registration")
+    func lostKeyEndsItsSessions() async throws {
+        try await Self.withServer { server, _ in
+            let account = try await Account.signedIn(on: server)
+            _ = try await account.enableBiometricsAndSignOut()
+            account.device.willAnswer(.present("owner"))
+            try await account.client.signInWithBiometrics(prompt: "Sign in")
+            let biometricToken = try #require(await account.client.sessionToken)
+
+            // The app is relaunched (nothing in memory), and a face is added.
+            let relaunched = server.client(on: account.device)
+            account.device.enroll("someone else")
+            await #expect(throws: BioAuthError.biometryChanged) { try await relaunched.signInWithBiometrics(prompt: "Sign in") }
+            let signedIn = try await relaunched.signIn(username: account.username, password: Account.password)
+            #expect(signedIn.reconciliation != nil)
+            #expect(try await Self.isLive(biometricToken, on: server) == false, "the stale key's session ended with its registration")
+        }
+    }
 }
