@@ -22,6 +22,8 @@ public struct BenchmarkDatabase: Sendable {
         // The probe measures commits, not the limit: its few registrations sign in far more
         // often than a real device may.
         configuration.challengesPerRegistrationPerMinute = .max
+        // The probes never check a PIN: a throwaway key, so no key file is needed.
+        configuration.pinKeyRing = PINKeyRing(keys: [SecureRandom.bytes(32)])
         return BenchmarkDatabase(server: try await AuthServer.open(configuration: configuration, logger: logger))
     }
 
