@@ -65,12 +65,14 @@ struct SecretStorageTests {
         #expect(PasswordHasher.defaultCost >= 12)
     }
 
-    @Test("nothing logged, at any level, contains a password, PIN or token")
+    /// Both databases: PostgreSQL's driver logs statements with their binds at `debug` and every
+    /// protocol message at `trace`, rows included, unless it is kept above them.
+    @Test("nothing logged, at any level, contains a password, PIN, token, token digest or stored hash")
     func logsHoldNoSecrets() async throws {
         let records = LogRecords()
         var logger = Logger(label: "bioauth-test", factory: { _ in RecordingLogHandler(records: records) })
         logger.logLevel = .trace
-        let tokens = try await TestServer.run(logger: logger) { server in
+        let secrets = try await TestServer.run(logger: logger) { server in
             let user = try await server.api.signUp("logged-user", password: Self.password)
             let session = try await server.api.signIn(user.username, password: Self.password)
             let pinDevice = try await server.api.setPIN(Self.pin, token: session.sessionToken)
@@ -79,12 +81,23 @@ struct SecretStorageTests {
             try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: Self.password + "!"))
             try await server.api.call(.post, "/v1/sessions/password", raw: Data(#"{"username": "x", "password": "\#(Self.password)"#.utf8))
             try await server.api.call(.get, "/v1/sessions/current", token: session.sessionToken)
+            // What the rows hold: each stored hash (its bcrypt part alone too), each token digest.
+            let stored = try await server.server.database.withDatabase { db in
+                let hashes = try await db.raw("SELECT password_hash AS hash FROM users UNION ALL SELECT pin_hash AS hash FROM registrations WHERE pin_hash IS NOT NULL")
+                    .all().map { try $0.decode(column: "hash", as: String.self) }
+                let digests = try await db.raw("SELECT token_hash FROM sessions").all().map { try $0.decode(column: "token_hash", as: Data.self) }
+                return (hashes, digests)
+            }
+            let digest = SessionToken.digest(of: session.sessionToken)
             return [session.sessionToken]
+                + stored.0.flatMap { [$0, String($0.split(separator: "$").last ?? "")] }
+                + (stored.1 + [digest]).flatMap { [Hex.lowercase($0), Hex.lowercase($0).uppercased(), $0.base64EncodedString(), Base64URL.encode($0)] }
         }
         let logged = records.all.joined(separator: "\n")
         #expect(!logged.isEmpty, "the test must see some log lines")
-        for secret in [Self.password, Self.pin] + tokens {
-            #expect(!logged.contains(secret))
+        #expect(secrets.count > 10)
+        for secret in [Self.password, Self.pin] + secrets {
+            #expect(!logged.contains(secret), "a log line holds \(secret.prefix(6))…")
         }
     }
 }

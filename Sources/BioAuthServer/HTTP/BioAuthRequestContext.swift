@@ -23,6 +23,15 @@ struct BioAuthRequestContext: RequestContext {
     /// The contract's body limit, applied by ``JSONBody`` too.
     var maxUploadSize: Int { 64 * 1024 }
 
+    /// The `{id}` path parameter, refused (`400 invalid_request`) when no database could look it up.
+    func pathID() throws -> String {
+        let id = try parameters.require("id")
+        guard StorableText.isStorable(pathParameter: Substring(id)) else {
+            throw APIError(.invalidRequest, "The id in the path may not contain the NUL character.")
+        }
+        return id
+    }
+
     /// The caller on an authenticated route; the middleware guarantees it is there.
     func requireCaller() throws -> Caller {
         guard let caller else { throw APIError(.invalidSession, "Sign in first.") }

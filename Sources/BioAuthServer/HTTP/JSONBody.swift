@@ -14,6 +14,9 @@ enum JSONBody {
         } catch is NIOTooManyBytesError {
             throw APIError(.payloadTooLarge, "The body is larger than \(context.maxUploadSize) bytes.")
         }
+        guard !StorableText.jsonContainsNUL(buffer.readableBytesView) else {
+            throw APIError(.invalidRequest, "Strings may not contain the NUL character (\\u0000).")
+        }
         do {
             return try WireJSON.makeDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {

@@ -23,7 +23,7 @@ struct BiometricRoutes {
             return try JSONBody.response(try await registrations.start(body, for: try context.requireCaller()), status: .created)
         }
         router.route(.post, "/v1/biometric/registrations/{id}/verify", in: catalog) { request, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             let body = try await JSONBody.decode(VerifyRegistrationRequest.self, from: request, context: context)
             let registration = try await registrations.verify(id: id, body, for: try context.requireCaller())
             return try JSONBody.response(RegistrationResponse(registration: registration))
@@ -32,7 +32,7 @@ struct BiometricRoutes {
             try JSONBody.response(RegistrationListResponse(registrations: try await registrations.registrations(of: try context.requireCaller())))
         }
         router.route(.delete, "/v1/biometric/registrations/{id}", in: catalog) { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             try await registrations.delete(id: id, for: try context.requireCaller())
             return Response(status: .noContent)
         }

@@ -27,7 +27,7 @@ struct SessionRoutes {
             try JSONBody.response(SessionListResponse(sessions: try await sessions.list(try context.requireCaller())))
         }
         router.route(.delete, "/v1/sessions/{id}", in: catalog) { _, context in
-            let id = try context.parameters.require("id")
+            let id = try context.pathID()
             try await sessions.revoke(id, of: try context.requireCaller())
             return Response(status: .noContent)
         }

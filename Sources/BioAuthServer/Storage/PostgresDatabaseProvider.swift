@@ -70,8 +70,19 @@ final class PostgresDatabaseProvider: DatabaseProvider {
         self.runner = Task { await client.run() }
     }
 
+    /// The logger PostgresNIO and PostgresKit get: never below `info`. At `debug` PostgresKit logs
+    /// every statement with its bind values, and at `trace` PostgresNIO logs every message it sends
+    /// and receives, rows included; those carry token digests and password and PIN hashes, which no
+    /// log may hold, whatever level the operator chose.
+    static func driverLogger(_ logger: Logger) -> Logger {
+        var logger = logger
+        logger.logLevel = max(logger.logLevel, .info)
+        return logger
+    }
+
     /// Connects to the server the URL names (checking it answers now, not on the first sign-in).
-    static func open(url: String, maxConnections: Int = 20, logger: Logger) async throws -> PostgresDatabaseProvider {
+    static func open(url: String, maxConnections: Int = 20, logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
+        let logger = driverLogger(serverLogger)
         let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
         // One plain connection first: the pool retries a refused or failed connection for ever,
         // while an operator starting the server wants the reason at once.
@@ -116,19 +127,19 @@ final class PostgresDatabaseProvider: DatabaseProvider {
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await body(connection.sql())
+            try await body(connection.sql(queryLogLevel: nil))
         }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await runTransaction(on: connection.sql(), begin: "BEGIN", logger: logger, describe: Self.describe, body)
+            try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe, body)
         }
     }
 
     func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await runTransaction(on: connection.sql(), begin: "BEGIN", logger: logger, describe: Self.describe) { db in
+            try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe) { db in
                 // For this transaction only; PostgreSQL flushes its WAL in order, so a later
                 // synchronous commit covers it.
                 try await db.raw("SET LOCAL synchronous_commit = off").run()
