@@ -4,7 +4,7 @@ import Hummingbird
 import Synchronization
 
 /// Per-client-address request rate limit: at most `limit` requests per clock minute from one
-/// address, then 429 `rate_limited` with `Retry-After` (the seconds left in the minute).
+/// address (an IPv6 /64 counts as one address, see ``ClientAddress``), then 429 `rate_limited` with `Retry-After` (the seconds left in the minute).
 ///
 /// The counts live in this process's memory, so the limit holds per server instance; several
 /// instances behind one balancer each allow `limit`. (Limits that protect stored state, such as
@@ -51,7 +51,7 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     let requestTimeout: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let address = clientAddress(request, context: context)
+        let address = ClientAddress.limitKey(clientAddress(request, context: context))
         if let wait = limiter.admit(address) {
             throw APIError(.rateLimited, "Too many requests from this address; at most \(limiter.limit) a minute.", retryAfterSeconds: wait)
         }
