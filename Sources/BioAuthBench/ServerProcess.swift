@@ -25,7 +25,7 @@ final class ServerProcess: @unchecked Sendable {
     static func start(database: String, arguments: [String]) async throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--log-level", "warning"]
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
             + (try pinKeyArguments(database: database)) + arguments
         let output = Pipe()
         process.standardOutput = output

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import ServiceLifecycle
 
 /// A BioAuth server: its open, migrated database and the HTTP application over it.
 ///
@@ -15,7 +16,7 @@ public struct AuthServer: Sendable {
     /// The keys PIN hashes are made with.
     let pinKeys: PINKeyRing
     private let logger: Logger
-    /// This server's metrics, served at `GET /metrics`.
+    /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics = ServerMetrics()
 
     /// Opens (creating and migrating as needed) the database the configuration names.
@@ -95,6 +96,35 @@ public struct AuthServer: Sendable {
         )
     }
 
+    /// The metrics listener's application: `GET /metrics` (Prometheus text) and nothing else, on
+    /// ``ServerConfiguration/metricsHost`` and ``ServerConfiguration/metricsPort``, apart from the
+    /// public API. A scrape reads memory only.
+    public func metricsApplication(
+        onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
+        let host = configuration.metricsHost
+        let port = configuration.metricsPort
+        let metrics = self.metrics
+        let router = Router()
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: metrics.exposition()))
+        }
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth metrics"),
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Counts the live sessions for the metrics gauge now (the server also does it at every purge).
+    func refreshMetrics() async throws {
+        metrics.setActiveSessions(try await housekeeping.liveSessions())
+    }
+
     /// The periodic purge of expired rows (see ``Housekeeping``).
     var housekeeping: Housekeeping {
         Housekeeping(database: database, time: configuration.timeSource, challengeTTL: configuration.challengeTTL,
@@ -109,16 +139,28 @@ public struct AuthServer: Sendable {
         try await housekeeping.purge()
     }
 
-    /// Serves until SIGINT or SIGTERM, lets in-flight requests finish, then closes the database.
-    /// Meanwhile the purge runs every ``ServerConfiguration/purgeInterval``.
-    public func run(onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) async throws {
-        let application = application(onServerRunning: onServerRunning)
+    /// Serves the API and the metrics listener until SIGINT or SIGTERM, lets in-flight requests
+    /// finish, then closes the database. Meanwhile the purge runs every
+    /// ``ServerConfiguration/purgeInterval``. If either listener cannot start, neither runs.
+    public func run(
+        onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
+        onMetricsRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) async throws {
+        // Either listener ending (a port in use) shuts the other down gracefully, not by cancelling it.
+        let services: [any Service] = [application(onServerRunning: onServerRunning), metricsApplication(onServerRunning: onMetricsRunning)]
+        let listeners = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map {
+                ServiceGroupConfiguration.ServiceConfiguration(
+                    service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+            },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let housekeeping = housekeeping
         let interval = configuration.purgeInterval
+        let metrics = self.metrics
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await application.runService() }
-                group.addTask { await housekeeping.runPeriodically(every: interval) }
+                group.addTask { try await listeners.run() }
+                group.addTask { await housekeeping.runPeriodically(every: interval, metrics: metrics) }
                 try await group.next()  // the server: returns after a signal, throws when it cannot start
                 group.cancelAll()
             }
@@ -160,8 +202,7 @@ public struct AuthServer: Sendable {
             pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
                              sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID))
         let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions), registrations: registrations)
-        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes, metrics: metrics,
-                              database: database, time: time)
+        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
         let sessionRoutes = SessionRoutes(
             sessions: sessions,
             reauthentication: ReauthenticationService(database: database, hasher: hasher, guarded: guarded, time: time,

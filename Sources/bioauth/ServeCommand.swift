@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the BioAuth server.",
         discussion: """
-            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_DATABASE, BIOAUTH_DATABASE_CONNECTIONS, \
+            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_METRICS_HOST, BIOAUTH_METRICS_PORT, BIOAUTH_DATABASE, BIOAUTH_DATABASE_CONNECTIONS, \
             BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
             BIOAUTH_MAX_REGISTRATIONS, BIOAUTH_MAX_PENDING_REGISTRATIONS, BIOAUTH_CHALLENGES_PER_MINUTE, \
             BIOAUTH_REQUESTS_PER_MINUTE, BIOAUTH_TRUST_FORWARDED_FOR, BIOAUTH_REQUEST_TIMEOUT, BIOAUTH_MAX_HEADER_BYTES, \
@@ -26,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Port to listen on; 0 picks a free one. [env: BIOAUTH_PORT] (default: 8080)")
     var port: Int?
+
+    @Option(name: .customLong("metrics-host"), help: "Address the metrics listener (GET /metrics) binds; keep it private. [env: BIOAUTH_METRICS_HOST] (default: 127.0.0.1)")
+    var metricsHost: String?
+
+    @Option(name: .customLong("metrics-port"), help: "Port of the metrics listener; 0 picks a free one. [env: BIOAUTH_METRICS_PORT] (default: 9464)")
+    var metricsPort: Int?
 
     @Option(help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
     var database: String?
@@ -90,11 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = settings.logLevel
         do {
             let server = try await AuthServer.open(configuration: settings.configuration, logger: logger)
-            try await server.run { host, port in
+            try await server.run(onServerRunning: { host, port in
                 // Unbuffered, so a supervisor or test reading the pipe sees it at once.
                 let line = "BioAuth listening on http://\(host):\(port) (database \(settings.configuration.databaseDescription), relying party \(settings.configuration.relyingPartyID))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
-            }
+            }, onMetricsRunning: { host, port in
+                FileHandle.standardOutput.write(Data("BioAuth metrics on http://\(host):\(port)/metrics\n".utf8))
+            })
         } catch {
             throw ValidationFailure(describe(error, configuration: settings.configuration))
         }
@@ -114,6 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let port = try value(port, "BIOAUTH_PORT", parse: { Int($0) }) {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
             configuration.port = port
+        }
+        if let host = try value(metricsHost, "BIOAUTH_METRICS_HOST", parse: { $0 }) { configuration.metricsHost = host }
+        if let port = try value(metricsPort, "BIOAUTH_METRICS_PORT", parse: { Int($0) }) {
+            guard (0...65_535).contains(port) else { throw ValidationError("--metrics-port must be 0...65535.") }
+            configuration.metricsPort = port
         }
         if let database = try value(database, "BIOAUTH_DATABASE", parse: { $0 }) { configuration.databasePath = database }
         if let relyingParty = try value(relyingParty, "BIOAUTH_RELYING_PARTY", parse: { $0 }) {

@@ -112,7 +112,6 @@ struct DocumentedStatusTests {
             try await api.call(.delete, "/v1/biometric/registrations/\(registration.id)")
             try await api.call(.get, "/health")
             try await api.call(.get, "/openapi.yaml")
-            try await api.call(.get, "/metrics")
             try await api.call(.delete, "/v1/sessions/current", token: token)
             try await api.call(.delete, "/v1/sessions/current", token: token)
 

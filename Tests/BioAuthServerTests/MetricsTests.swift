@@ -1,10 +1,23 @@
 import BioAuthProtocol
+@testable import BioAuthServer
 import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
 import Testing
 
+/// Metrics live on a listener of their own, and a scrape reads memory only.
 @Suite("Metrics")
 struct MetricsTests {
-    @Test("GET /metrics counts requests by route and status, ceremonies, lockouts and live sessions, and shows no secrets")
+    /// Scrapes `server`'s metrics listener over loopback.
+    private static func scrape(_ server: TestServer) async throws -> (status: HTTPResponse.Status, text: String, contentType: String?) {
+        try await server.server.metricsApplication().test(.live) { client in
+            let response = try await client.executeRequest(uri: "/metrics", method: .get, headers: [:], body: nil)
+            return (response.status, String(buffer: response.body), response.headers[.contentType])
+        }
+    }
+
+    @Test("the metrics listener counts requests by route and status, ceremonies, lockouts and live sessions, and shows no secrets")
     func prometheusExposition() async throws {
         try await TestServer.run(configure: { $0.lockoutThreshold = 2 }) { server in
             let account = try await server.api.newAccount()
@@ -15,10 +28,11 @@ struct MetricsTests {
                 try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password!"))
             }
             try await server.api.call(.get, "/no/such/path")
-            let answer = try await server.api.call(.get, "/metrics")
+            try await server.server.refreshMetrics()
+            let answer = try await Self.scrape(server)
             #expect(answer.status == .ok)
-            #expect(answer.headers[.contentType]?.hasPrefix("text/plain") == true)
-            let text = String(decoding: answer.body, as: UTF8.self)
+            #expect(answer.contentType?.hasPrefix("text/plain") == true)
+            let text = answer.text
             let lines = Set(text.split(separator: "\n").map(String.init))
             #expect(lines.contains(#"bioauth_http_requests_total{route="/v1/users",method="POST",status="201"} 1"#), "\(text)")
             #expect(lines.contains(#"bioauth_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
@@ -31,6 +45,39 @@ struct MetricsTests {
             for secret in [account.sessionToken, signIn.sessionToken, "correct horse battery", account.user.username, account.user.id] {
                 #expect(!text.contains(secret))
             }
+        }
+    }
+
+    @Test("the public API listener does not serve /metrics")
+    func notOnThePublicListener() async throws {
+        try await TestServer.run { server in
+            try await server.api.expectError(.notFound, .get, "/metrics")
+        }
+    }
+
+    @Test("a scrape touches no database: it answers while the sessions table is locked by a long transaction")
+    func scrapeNeedsNoDatabase() async throws {
+        try await TestServer.run { server in
+            _ = try await server.api.newAccount()
+            try await server.server.refreshMetrics()
+            let database = server.server.database
+            let state = Mutex((held: false, released: false))
+            // SQLite runs one transaction at a time; on PostgreSQL an exclusive lock stops any read.
+            let holder = Task {
+                try await database.transaction { db in
+                    if database.flavor == .postgres { try await db.raw("LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE").run() }
+                    state.withLock { $0.held = true }
+                    try await Task.sleep(for: .seconds(3))
+                }
+                state.withLock { $0.released = true }
+            }
+            while !(state.withLock { $0.held }) { try await Task.sleep(for: .milliseconds(10)) }
+            let answer = try await Self.scrape(server)
+            let released = state.withLock { $0.released }
+            #expect(!released, "the scrape waited for the database")
+            #expect(answer.status == .ok)
+            #expect(answer.text.contains("bioauth_active_sessions 1.0"))
+            try await holder.value
         }
     }
 }

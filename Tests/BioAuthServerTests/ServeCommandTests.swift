@@ -36,9 +36,10 @@ struct ServeCommandTests {
             _ = ServeCommandTests.pinKeyFile
             process.executableURL = ServeCommandTests.binary
             process.arguments = arguments
-            // Every launched server shares the in-process test servers' PIN key, which PostgreSQL needs.
+            // Every launched server shares the in-process test servers' PIN key, which PostgreSQL
+            // needs, and picks a free metrics port, so that several can run at once.
             process.environment = ProcessInfo.processInfo.environment
-                .merging(["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile]) { $1 }
+                .merging(["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile, "BIOAUTH_METRICS_PORT": "0"]) { $1 }
                 .merging(environment) { $1 }
             process.standardOutput = output
             process.standardError = errors
@@ -166,5 +167,27 @@ struct ServeCommandTests {
         let invalid = try ServeProcess(["serve"], environment: ["BIOAUTH_PORT": "eighty"])
         #expect(try await invalid.waitForExit() == 64)
         #expect(invalid.stderr.contains("BIOAUTH_PORT=eighty is not valid."))
+    }
+
+    @Test("metrics are served on their own listener (port 0 printed at start), not on the API's")
+    func metricsListener() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServeProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", folder.appendingPathComponent("m.sqlite").path])
+        defer { server.process.terminate() }
+        let port = try await server.waitForPort()
+        var metricsPort: Int?
+        for _ in 0..<100 where metricsPort == nil {
+            metricsPort = server.stdout.split(separator: "\n").first { $0.hasPrefix("BioAuth metrics on http://127.0.0.1:") }
+                .flatMap { Int($0.split(separator: ":").last?.split(separator: "/").first ?? "") }
+            if metricsPort == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let metrics = try #require(metricsPort)
+        #expect(metrics != port)
+        let (body, scrape) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(metrics)/metrics")!)
+        #expect((scrape as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("bioauth_active_sessions"))
+        let (_, api) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        #expect((api as? HTTPURLResponse)?.statusCode == 404)
     }
 }

@@ -7,6 +7,10 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port to listen on (0 picks a free one).
     public var port: Int = 8080
+    /// Address the metrics listener (`GET /metrics`, Prometheus) binds; keep it private.
+    public var metricsHost: String = "127.0.0.1"
+    /// Port of the metrics listener (0 picks a free one).
+    public var metricsPort: Int = 9464
     /// Where the data lives: a `postgres://USER:PASSWORD@HOST:PORT/DATABASE` URL (PostgreSQL,
     /// several instances may share it) or anything else, the path of a SQLite file.
     public var databasePath: String = "./bioauth.sqlite"

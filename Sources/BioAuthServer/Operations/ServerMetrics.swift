@@ -5,7 +5,8 @@ import Prometheus
 
 /// The server's metrics (issue 5), recorded through swift-metrics into this server's own
 /// Prometheus registry (not the process-wide `MetricsSystem`, so several servers in one process,
-/// as in the tests, keep separate counts) and served at `GET /metrics`.
+/// as in the tests, keep separate counts) and served at `GET /metrics` on a listener of its own
+/// (``AuthServer/metricsApplication(onServerRunning:)``), never on the public API.
 ///
 /// | metric | type | labels |
 /// |---|---|---|
@@ -14,7 +15,7 @@ import Prometheus
 /// | `bioauth_ceremonies_total` | counter | `ceremony` (`registration`, `authentication`), `outcome` (`success`, `failure` = refused signature or challenge, `rejected` = any other refusal) |
 /// | `bioauth_lockouts_total` | counter | `factor` (`password`, `pin`): factors this instance locked |
 /// | `bioauth_locked_attempts_total` | counter | `factor`: attempts refused because the factor was locked |
-/// | `bioauth_active_sessions` | gauge | none: live sessions in the database (all instances), counted at each scrape |
+/// | `bioauth_active_sessions` | gauge | none: live sessions in the database (all instances), as of the last housekeeping run; a scrape never touches the database |
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
@@ -57,10 +58,14 @@ final class ServerMetrics: Sendable {
         Metrics.Counter(label: "bioauth_locked_attempts_total", dimensions: [("factor", factor.rawValue)], factory: factory).increment()
     }
 
-    /// The exposition text, with the session gauge refreshed from the database.
-    func exposition(activeSessions count: Int) -> ByteBuffer {
+    /// Records how many live sessions the database holds (housekeeping counts them).
+    func setActiveSessions(_ count: Int) {
         activeSessions.set(Int64(count))
-        return ByteBuffer(bytes: registry.emitToBuffer())
+    }
+
+    /// The exposition text; reads only this process's memory.
+    func exposition() -> ByteBuffer {
+        ByteBuffer(bytes: registry.emitToBuffer())
     }
 }
 

@@ -83,8 +83,20 @@ struct Housekeeping: Sendable {
         }
     }
 
-    /// Purges every `interval` until cancelled; a failed purge is logged and retried next time.
-    func runPeriodically(every interval: Duration) async {
+    /// How many sessions are live now, for the metrics gauge: counted here, off the request path,
+    /// so a scrape never scans a table (under SQLite's single writer, least of all).
+    func liveSessions() async throws -> Int {
+        let now = time.now().millisecondsSince1970
+        return try await database.withDatabase { db in
+            try await db.raw("SELECT COUNT(*) AS live FROM sessions WHERE revoked_at IS NULL AND expires_at > \(bind: now)")
+                .first()?.decode(column: "live", as: Int.self) ?? 0
+        }
+    }
+
+    /// Counts the live sessions now, and then after every purge, every `interval` until
+    /// cancelled; purges in between. A failure is logged and retried next time.
+    func runPeriodically(every interval: Duration, metrics: ServerMetrics) async {
+        if let live = try? await liveSessions() { metrics.setActiveSessions(live) }
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: interval)
@@ -92,6 +104,7 @@ struct Housekeeping: Sendable {
                 return
             }
             do {
+                if let live = try? await liveSessions() { metrics.setActiveSessions(live) }
                 let report = try await purge()
                 logger.debug("purged expired rows", metadata: [
                     "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
