@@ -3,7 +3,9 @@
 # start_postgres [fast|durable] installs Debian's postgresql package with apt-get when it is
 # missing, starts a server as the `postgres` user (PostgreSQL refuses root) in a temporary data
 # directory on a free loopback port, sets THROWAWAY_POSTGRES_URL (role `bioauth`, which may create
-# databases; database `bioauth` exists), and stops and removes it all on exit.
+# databases; database `bioauth` exists), and stops and removes it all on exit. The server also
+# speaks TLS (plain connections still work) with a certificate for `localhost` from a throwaway
+# CA: THROWAWAY_POSTGRES_CA is that CA's file, THROWAWAY_POSTGRES_OTHER_CA one that did not sign it.
 #   fast     fsync off: the many CREATE DATABASEs of the tests stay quick; the tests check the
 #            server's own transactions, not the disk's durability.
 #   durable  PostgreSQL's defaults (fsync and synchronous_commit on), for the benchmark.
@@ -43,14 +45,34 @@ start_postgres() {
     "${as_owner[@]}" "$bindir/initdb" -D "$PG_DIR/data" -U bioauth --pwfile="$PG_DIR/pwfile" \
         --auth=scram-sha-256 -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1 \
         || { cat "$PG_DIR/initdb.log" >&2; exit 1; }
+    make_test_certificates "$PG_DIR"
+    [[ ${#as_owner[@]} -eq 0 ]] || chown postgres "$PG_DIR/server.key" "$PG_DIR/server.crt"
     local durability="-c fsync=off -c full_page_writes=off"
     [[ "$mode" == durable ]] && durability=""
     "${as_owner[@]}" "$bindir/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 \
-        -o "-k $PG_DIR -p $port -c listen_addresses=127.0.0.1 -c max_connections=500 $durability" \
+        -o "-k $PG_DIR -p $port -c listen_addresses=127.0.0.1 -c max_connections=500 $durability -c ssl=on -c ssl_cert_file=$PG_DIR/server.crt -c ssl_key_file=$PG_DIR/server.key" \
         start >/dev/null || { cat "$PG_DIR/postgres.log" >&2; exit 1; }
     THROWAWAY_POSTGRES_URL="postgres://bioauth:$password@127.0.0.1:$port/bioauth?sslmode=disable"
+    THROWAWAY_POSTGRES_CA="$PG_DIR/ca.crt"
+    THROWAWAY_POSTGRES_OTHER_CA="$PG_DIR/other-ca.crt"
     PGPASSWORD="$password" "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U bioauth -d postgres -c "CREATE DATABASE bioauth" >/dev/null
     echo "$0: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $PG_DIR)" >&2
+}
+
+# A throwaway CA, a server certificate it signed for DNS name `localhost` only, and a second CA
+# that signed nothing, in folder $1 (openssl from Debian's openssl package).
+make_test_certificates() {
+    local dir=$1
+    command -v openssl >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl >/dev/null
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=BioAuth test CA" \
+        -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=BioAuth other CA" \
+        -keyout "$dir/other-ca.key" -out "$dir/other-ca.crt" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf 'subjectAltName=DNS:localhost\n' >"$dir/san.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+        -extfile "$dir/san.ext" -out "$dir/server.crt" 2>/dev/null
+    chmod 600 "$dir/server.key"
 }
 
 stop_postgres() {

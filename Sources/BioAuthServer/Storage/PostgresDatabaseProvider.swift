@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresKit
 import SQLKit
 
@@ -36,22 +37,31 @@ final class PostgresDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(PostgresDatabaseProvider.redacted(url)): \(reason)" }
     }
 
-    /// The client configuration a `postgres://USER:PASS@HOST:PORT/DB[?sslmode=disable|prefer|require]` URL
-    /// names, and the same for the single connection that probes it at start.
+    /// The client configuration a `postgres://USER:PASS@HOST:PORT/DB[?sslmode=…&sslrootcert=PATH]`
+    /// URL names, and the same for the single connection that probes it at start (see
+    /// ``PostgresTLSPolicy`` for what each `sslmode` means).
     static func configuration(url: String, maxConnections: Int) throws -> (PostgresClient.Configuration, PostgresConnection.Configuration) {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
               let user = components.user, !user.isEmpty else {
             throw OpenError(url: url, reason: "expected postgres://USER:PASSWORD@HOST:PORT/DATABASE")
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
-        let sslmode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let query = { (name: String) in components.queryItems?.first(where: { $0.name == name })?.value }
+        let policy: PostgresTLSPolicy
+        do {
+            policy = try PostgresTLSPolicy(host: host, sslmode: query("sslmode"), rootCertificateFile: query("sslrootcert"))
+        } catch {
+            throw OpenError(url: url, reason: "\(error)")
+        }
         let tls: PostgresClient.Configuration.TLS
         let probeTLS: PostgresConnection.Configuration.TLS
-        switch sslmode {
-        case "disable": (tls, probeTLS) = (.disable, .disable)
-        case "prefer", "allow": (tls, probeTLS) = (.prefer(.makeClientConfiguration()), .prefer(try .init(configuration: .makeClientConfiguration())))
-        case "require", "verify-ca", "verify-full": (tls, probeTLS) = (.require(.makeClientConfiguration()), .require(try .init(configuration: .makeClientConfiguration())))
-        default: throw OpenError(url: url, reason: "sslmode must be disable, prefer or require")
+        switch policy.mode {
+        case .plain:
+            (tls, probeTLS) = (.disable, .disable)
+        case .preferred:
+            (tls, probeTLS) = (.prefer(policy.tlsConfiguration), .prefer(try NIOSSLContext(configuration: policy.tlsConfiguration)))
+        case .required:
+            (tls, probeTLS) = (.require(policy.tlsConfiguration), .require(try NIOSSLContext(configuration: policy.tlsConfiguration)))
         }
         let port = components.port ?? 5432
         let databaseName = database.isEmpty ? user : database
