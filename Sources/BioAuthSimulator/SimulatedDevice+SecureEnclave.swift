@@ -52,15 +52,35 @@ extension SimulatedDevice: SecureKeyBackend {
 
     /// `SecKeyCreateSignature` (`.ecdsaSignatureMessageX962SHA256`): prompts unless the key's
     /// context was authenticated by a real match; a DER signature.
+    ///
+    /// The Secure Enclave reports the user's answer as the `CFError` of LocalAuthentication, not
+    /// as a keychain `OSStatus`: a canceled prompt is `LAErrorDomain` -2 (`LAErrorUserCancel`) —
+    /// "If the user click on Cancel the return OSStatus is -2 and not -128 (errSecUserCanceled)"
+    /// (Open Radar 28317577, "SecKeyRawSign enclave key", iOS 10) — and so are a failed match
+    /// (-1, `LAErrorAuthenticationFailed`), a lockout (-8, `LAErrorBiometryLockout`) and a prompt
+    /// that may not be shown (-1004, `LAErrorNotInteractive`); codes from LAError.h of the iOS
+    /// 16.5 SDK. A key destroyed by an enrollment change cannot be found at all
+    /// (`errSecItemNotFound`, see ``copyKey(_:)``).
     public func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
         guard let handle = key as? SimulatedKeyHandle else { return (.parameterError, nil) }
         return state.withLock { state in
             guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }
             let status = Self.authorize(item.accessControl, context: handle.context, interactionNotAllowed: false, prompt: handle.prompt, state: &state)
-            guard status == .success else { return (status, nil) }
+            guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
             guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
                   let signature = try? privateKey.signature(for: message) else { return (.parameterError, nil) }
             return (.success, signature.derRepresentation)
+        }
+    }
+
+    /// The LocalAuthentication error the Secure Enclave reports for what the keychain's access
+    /// check decided (see ``createSignature(_:message:)``).
+    static func secureEnclaveStatus(_ status: KeychainStatus, state: DeviceState) -> KeychainStatus {
+        switch status {
+        case .userCanceled: .localAuthentication(.userCancel)
+        case .authFailed: .localAuthentication(state.isLockedOut ? .biometryLockout : .authenticationFailed)
+        case .interactionNotAllowed: .localAuthentication(.notInteractive)
+        default: status
         }
     }
 }

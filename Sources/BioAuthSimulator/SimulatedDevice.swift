@@ -62,6 +62,14 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
+    /// Installs a major OS update: the biometric domain state changes, the enrolled faces and
+    /// fingers do not, and every item and key keeps working. LAContext.h (iOS 16.5 SDK) on
+    /// `evaluatedPolicyDomainState`: "the value returned by this property can change exceptionally
+    /// between major OS versions even if the state of biometry has not changed".
+    public func installOSUpdate() {
+        state.withLock { $0.domainState = DeviceState.randomState() }
+    }
+
     /// Changes the sensor (e.g. `.none` for a device without biometry).
     public func setBiometryKind(_ kind: BiometryKind) {
         state.withLock { $0.biometryKind = kind }

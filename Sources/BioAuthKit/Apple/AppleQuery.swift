@@ -60,10 +60,11 @@ enum AppleQuery {
         return wrapper.context
     }
 
-    /// The `OSStatus` inside a `CFError` from a `SecKey…` call.
+    /// The domain and code of a `CFError` from a `SecKey…` call, untouched (OSStatus,
+    /// LocalAuthentication or CryptoTokenKit: StatusMapping tells them apart).
     static func status(of error: Unmanaged<CFError>?) -> KeychainStatus {
         guard let error = error?.takeRetainedValue() else { return .parameterError }
-        return KeychainStatus(rawValue: Int32(truncatingIfNeeded: CFErrorGetCode(error)))
+        return KeychainStatus(domain: .init(rawValue: CFErrorGetDomain(error) as String), code: CFErrorGetCode(error))
     }
 }
 #endif

@@ -57,11 +57,11 @@ extension BioAuthClient {
         return registration
     }
 
-    /// Whether biometric sign-in is enabled and usable on this device; never prompts.
+    /// Whether biometric sign-in is enabled and usable on this device; never prompts. Decided by
+    /// whether the key still exists, not by the biometric domain state (an OS update moves that).
     public func isBiometricSignInEnabled() async -> Bool {
         guard let record = enrollment, record.lost == nil else { return false }
-        guard await keys.containsKey(named: record.deviceKeyName) else { return false }
-        return await !keys.enrollmentChanged(since: record.deviceKeyName)
+        return await keys.containsKey(named: record.deviceKeyName)
     }
 
     /// Signs in with biometrics: asks the server for a challenge, signs it with the device key
@@ -78,8 +78,8 @@ extension BioAuthClient {
     public func signInWithBiometrics(prompt: String) async throws(BioAuthError) -> SignedIn {
         guard let record = enrollment else { throw .itemNotFound }
         if let lost = record.lost { throw lost == .biometryChanged ? .biometryChanged : .itemNotFound }
-        if await keys.enrollmentChanged(since: record.deviceKeyName) { throw await markLost(record, .biometryChanged) }
-        guard await keys.containsKey(named: record.deviceKeyName) else { throw await markLost(record, .keyMissing) }
+        // The key first, without a prompt; the domain state only explains why it is gone.
+        guard await keys.containsKey(named: record.deviceKeyName) else { throw await markLost(record, lossOfMissingKey(record)) }
 
         let challenge: ChallengeResponse
         do {
@@ -162,6 +162,12 @@ extension BioAuthClient {
         try? await vault.delete(Self.sessionItem)
         if loss == .keyMissing, keys.core.passcodeMissing() { return .passcodeNotSet }
         return loss == .biometryChanged ? .biometryChanged : .itemNotFound
+    }
+
+    /// Why the key of `record` is gone: the enrolled biometry changed (the domain state moved away
+    /// from the baseline), or it is simply missing.
+    func lossOfMissingKey(_ record: EnrollmentRecord) -> LocalKeyLoss {
+        keys.core.enrollmentChanged(.key, record.deviceKeyName) ? .biometryChanged : .keyMissing
     }
 
     func removeLocalRegistration() async {

@@ -5,19 +5,16 @@ extension BioAuthClient {
     /// (needs a signed-in session; never prompts):
     /// - the server no longer has it active → the local key and secrets are deleted;
     /// - the device lost the key (enrollment change, deletion) → the registration is revoked on
-    ///   the server.
+    ///   the server. Only a key that is really gone counts: a moved biometric domain state alone
+    ///   (an OS update) changes nothing.
     ///
     /// - Returns: What was done, or `nil` when both sides already agree.
     @discardableResult
     public func reconcile() async throws(BioAuthError) -> ReconciliationAction? {
         let token = try requireToken()
         guard let record = enrollment, record.userID == current?.user.id else { return nil }
-        if record.lost == nil {
-            if await keys.enrollmentChanged(since: record.deviceKeyName) {
-                _ = await markLost(record, .biometryChanged)
-            } else if !(await keys.containsKey(named: record.deviceKeyName)) {
-                _ = await markLost(record, .keyMissing)
-            }
+        if record.lost == nil, !(await keys.containsKey(named: record.deviceKeyName)) {
+            _ = await markLost(record, lossOfMissingKey(record))
         }
         if let action = try await revokeLostRegistration() { return action }
         let list = try await api.call("GET", "/v1/biometric/registrations", token: token, as: RegistrationListResponse.self)

@@ -41,10 +41,26 @@ struct ProtectionCore: Sendable {
     }
 
     /// Whether the enrolled biometry differs from the baseline recorded for the item (never prompts).
+    ///
+    /// Only an explanation: the domain state "can change exceptionally between major OS versions
+    /// even if the state of biometry has not changed" (LAContext.h, `evaluatedPolicyDomainState`),
+    /// so it never decides on its own that a key is gone. The key
+    /// is tried first; this says why it failed.
     func enrollmentChanged(_ kind: Kind, _ name: String) -> Bool {
         guard let record = record(kind, name), record.policy == .currentBiometrics, let baseline = record.baseline else { return false }
         let now = currentDomainState()
         return now.comparable && now.state != baseline
+    }
+
+    /// After the item or key was used successfully: a `.biometryCurrentSet` item that still works
+    /// proves the enrolled set did not change, so a moved domain state (an OS update) becomes the
+    /// new baseline.
+    func confirmBaseline(_ kind: Kind, _ name: String) {
+        guard var record = record(kind, name), record.policy == .currentBiometrics else { return }
+        let now = currentDomainState()
+        guard now.comparable, let state = now.state, state != record.baseline else { return }
+        record.baseline = state
+        try? saveRecord(record, kind, name)
     }
 
     // MARK: records
@@ -83,19 +99,19 @@ struct ProtectionCore: Sendable {
 
     /// The most precise error for a failed operation on a protected item or key.
     ///
-    /// `itemNotFound` becomes ``BioAuthError/biometryChanged`` when the domain state moved away
-    /// from the baseline, or ``BioAuthError/passcodeNotSet`` when the passcode was removed (which
-    /// deleted the item); `authFailed` becomes lockout / not enrolled / not available when
-    /// LocalAuthentication says so.
+    /// The status is first mapped by its domain and code (``StatusMapping``); then a missing or
+    /// refused item is explained: ``BioAuthError/biometryChanged`` when the domain state moved away
+    /// from the baseline, ``BioAuthError/passcodeNotSet`` when the passcode was removed (which
+    /// deleted the item), lockout / not enrolled / not available when LocalAuthentication says so.
     func explain(_ status: KeychainStatus, _ kind: Kind, _ name: String) -> BioAuthError {
+        let error = StatusMapping.error(for: status)
         // Whichever of the two an invalidated item or key answers on a given OS version, a
         // domain state that moved away from the baseline is the cause.
-        if status == .itemNotFound || status == .authFailed, enrollmentChanged(kind, name) { return .biometryChanged }
-        switch status {
+        if error == .itemNotFound || error == .authenticationFailed, enrollmentChanged(kind, name) { return .biometryChanged }
+        switch error {
         case .itemNotFound:
-            if passcodeMissing() { return .passcodeNotSet }
-            return .itemNotFound
-        case .authFailed:
+            return passcodeMissing() ? .passcodeNotSet : .itemNotFound
+        case .authenticationFailed:
             guard let policy = record(kind, name).map({ $0.policy }) ?? .currentBiometrics else { return .authenticationFailed }
             let context = backends.localAuthentication.makeContext()
             switch context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
@@ -106,7 +122,7 @@ struct ProtectionCore: Sendable {
             default: return .authenticationFailed
             }
         default:
-            return StatusMapping.error(for: status)
+            return error
         }
     }
 

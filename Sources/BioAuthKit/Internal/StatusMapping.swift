@@ -1,18 +1,43 @@
-/// The one place raw platform codes become ``BioAuthError``s.
+/// The one place raw platform codes become ``BioAuthError``s: by error domain and code.
+///
+/// A Secure Enclave signature reports the user's answer through LocalAuthentication or
+/// CryptoTokenKit; a keychain read through `OSStatus`. The same event (a cancel, a failed match,
+/// a missing or unusable key) must become the same ``BioAuthError`` whichever domain reported it.
 enum StatusMapping {
-    /// A keychain or Secure Enclave status (not success).
+    /// A keychain or Secure Enclave failure (not success).
     static func error(for status: KeychainStatus) -> BioAuthError {
-        switch status {
-        case .userCanceled: .userCanceled
-        case .authFailed: .authenticationFailed
-        case .itemNotFound: .itemNotFound
-        case .interactionNotAllowed: .interactionNotAllowed
-        case .missingEntitlement: .missingEntitlement
+        switch status.domain {
+        case .osStatus: osStatus(status.code)
+        case .localAuthentication: error(for: LAErrorCode(rawValue: status.code))
+        case .cryptoTokenKit: cryptoTokenKit(status.code)
         default: .systemFailure(status.description)
         }
     }
 
-    /// A LocalAuthentication error code.
+    /// `SecBase.h`.
+    private static func osStatus(_ code: Int) -> BioAuthError {
+        switch code {
+        case -128: .userCanceled                 // errSecUserCanceled
+        case -25293: .authenticationFailed       // errSecAuthFailed
+        case -25300: .itemNotFound               // errSecItemNotFound
+        case -25308: .interactionNotAllowed      // errSecInteractionNotAllowed
+        case -34018: .missingEntitlement         // errSecMissingEntitlement
+        default: .systemFailure("OSStatus \(code)")
+        }
+    }
+
+    /// `TKError.h` (iOS 16.5 SDK): the Secure Enclave is a CryptoTokenKit token.
+    private static func cryptoTokenKit(_ code: Int) -> BioAuthError {
+        switch code {
+        case -4: .userCanceled                   // TKErrorCodeCanceledByUser
+        case -5: .authenticationFailed           // TKErrorCodeAuthenticationFailed
+        case -6, -7: .itemNotFound               // TKErrorCodeObjectNotFound, TKErrorCodeTokenNotFound: the key is gone
+        case -9: .interactionNotAllowed          // TKErrorCodeAuthenticationNeeded: a prompt was needed and not shown
+        default: .systemFailure("CryptoTokenKit \(code)")
+        }
+    }
+
+    /// A LocalAuthentication error code (`LAError.h`).
     static func error(for code: LAErrorCode) -> BioAuthError {
         switch code {
         case .authenticationFailed: .authenticationFailed

@@ -113,6 +113,7 @@ public struct DeviceKeyStore: Sendable {
             guard status == .success, let handle else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
             let (signStatus, signature) = core.backends.secureKeys.createSignature(handle, message: bytes)
             guard signStatus == .success, let signature else { throw core.explain(signStatus == .success ? .authFailed : signStatus, .key, name) }
+            core.confirmBaseline(.key, name)
             return signature
         case .ed25519:
             query.returnData = true
@@ -121,6 +122,7 @@ public struct DeviceKeyStore: Sendable {
             defer { raw.resetBytes(in: 0..<raw.count) }  // best effort: do not keep the key around
             guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
                   let signature = try? privateKey.signature(for: bytes) else { throw .systemFailure("stored Ed25519 key unusable") }
+            core.confirmBaseline(.key, name)
             return Data(signature)
         }
     }
@@ -136,7 +138,8 @@ public struct DeviceKeyStore: Sendable {
         return status == .success || status == .interactionNotAllowed
     }
 
-    /// Whether the enrolled biometry changed since key `name` was created; never prompts.
+    /// Whether the enrolled biometry seems to have changed since key `name` was created or last
+    /// used; never prompts. Only an explanation of a failure: an OS update moves it too.
     public func enrollmentChanged(since name: String) async -> Bool {
         core.enrollmentChanged(.key, name)
     }

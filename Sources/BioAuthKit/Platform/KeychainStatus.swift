@@ -1,14 +1,43 @@
-/// A raw `OSStatus` as the Keychain and Secure Enclave calls return it.
+/// A failure exactly as the platform reports it: the error domain and the code.
 ///
-/// Backends hand these back untouched; BioAuthKit turns them into ``BioAuthError`` in one place,
-/// so an app never has to compare status numbers.
-public struct KeychainStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The `OSStatus` value.
-    public var rawValue: Int32
+/// Keychain calls return an `OSStatus` (domain `NSOSStatusErrorDomain`); `SecKeyCreateSignature`
+/// returns a `CFError` whose domain may also be LocalAuthentication's (`com.apple.LocalAuthentication`,
+/// `LAError` codes) or CryptoTokenKit's (`CryptoTokenKit`, `TKError` codes), since the Secure
+/// Enclave answers through them. Backends hand both back untouched; BioAuthKit turns them into
+/// ``BioAuthError`` in one place, by domain and code, so an app never compares numbers.
+public struct KeychainStatus: Hashable, Sendable, CustomStringConvertible {
+    /// An error domain.
+    public struct Domain: RawRepresentable, Hashable, Sendable {
+        /// The domain's name, as `CFErrorGetDomain` gives it.
+        public var rawValue: String
 
-    /// Wraps an `OSStatus`.
+        /// Wraps a domain name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// `NSOSStatusErrorDomain`: keychain `OSStatus` codes (SecBase.h).
+        public static let osStatus = Domain(rawValue: "NSOSStatusErrorDomain")
+        /// `LAErrorDomain` (`com.apple.LocalAuthentication`): `LAError.Code` values (LAError.h).
+        public static let localAuthentication = Domain(rawValue: "com.apple.LocalAuthentication")
+        /// `TKErrorDomain` (`CryptoTokenKit`): `TKError.Code` values (TKError.h).
+        public static let cryptoTokenKit = Domain(rawValue: "CryptoTokenKit")
+    }
+
+    /// Where the code comes from.
+    public var domain: Domain
+    /// The code within ``domain``.
+    public var code: Int
+
+    /// A failure in any domain.
+    public init(domain: Domain, code: Int) {
+        self.domain = domain
+        self.code = code
+    }
+
+    /// An `OSStatus`.
     public init(rawValue: Int32) {
-        self.rawValue = rawValue
+        self.init(domain: .osStatus, code: Int(rawValue))
     }
 
     /// `errSecSuccess` (0).
@@ -31,6 +60,18 @@ public struct KeychainStatus: RawRepresentable, Hashable, Sendable, CustomString
     /// `errSecMissingEntitlement` (-34018): the app lacks the keychain entitlement.
     public static let missingEntitlement = KeychainStatus(rawValue: -34018)
 
-    /// The number, for logs.
-    public var description: String { "OSStatus \(rawValue)" }
+    /// An `LAError.Code` reported by a keychain or Secure Enclave operation.
+    public static func localAuthentication(_ code: LAErrorCode) -> KeychainStatus {
+        KeychainStatus(domain: .localAuthentication, code: code.rawValue)
+    }
+
+    /// A `TKError.Code` reported by the Secure Enclave (a CryptoTokenKit token).
+    public static func cryptoTokenKit(_ code: Int) -> KeychainStatus {
+        KeychainStatus(domain: .cryptoTokenKit, code: code)
+    }
+
+    /// Domain and code, for logs.
+    public var description: String {
+        domain == .osStatus ? "OSStatus \(code)" : "\(domain.rawValue) \(code)"
+    }
 }

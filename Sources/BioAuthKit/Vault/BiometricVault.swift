@@ -56,6 +56,7 @@ public struct BiometricVault: Sendable {
         guard status == .success, let data else {
             throw core.explain(status == .success ? .itemNotFound : status, .secret, name)
         }
+        core.confirmBaseline(.secret, name)
         return data
     }
 
@@ -73,7 +74,8 @@ public struct BiometricVault: Sendable {
         }
     }
 
-    /// Whether the enrolled biometry changed since `name` was stored; never prompts.
+    /// Whether the enrolled biometry seems to have changed since `name` was stored or last read;
+    /// never prompts. Only an explanation of a failure: an OS update moves it too.
     public func enrollmentChanged(since name: String) async -> Bool {
         core.enrollmentChanged(.secret, name)
     }

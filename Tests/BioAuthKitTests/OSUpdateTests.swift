@@ -1,0 +1,56 @@
+import BioAuthKit
+import BioAuthSimulator
+import Foundation
+import Testing
+
+/// The biometric domain state "can change exceptionally between major OS versions even if the
+/// state of biometry has not changed" (LAContext.h): a moved domain state alone never costs the
+/// user their key.
+@Suite("An OS update moves the domain state and keeps the keys")
+struct OSUpdateTests {
+    @Test("after an OS update biometric sign-in still works with the same registration and one prompt; nothing is revoked")
+    func signInSurvivesOSUpdate() async throws {
+        try await LiveServer.run { server in
+            let account = try await Account.signedIn(on: server)
+            let registration = try await account.enableBiometricsAndSignOut()
+            account.device.installOSUpdate()
+            #expect(await account.client.isBiometricSignInEnabled())
+            let prompts = account.device.promptCount
+            account.device.willAnswer(.present("owner"))
+            let signedIn = try await account.client.signInWithBiometrics(prompt: "Sign in")
+            #expect(signedIn.session.authentication.registrationID == registration.id)
+            #expect(account.device.promptCount == prompts + 1)
+            #expect(try await account.client.reconcile() == nil, "nothing to revoke on either side")
+            let registrations = try await server.registrations(token: try await account.token())
+            #expect(registrations.map(\.id) == [registration.id])
+        }
+    }
+
+    @Test("after an OS update, a real enrollment change is still reported as biometryChanged")
+    func enrollmentChangeAfterOSUpdate() async throws {
+        try await LiveServer.run { server in
+            let account = try await Account.signedIn(on: server)
+            _ = try await account.enableBiometricsAndSignOut()
+            account.device.installOSUpdate()
+            account.device.willAnswer(.present("owner"))
+            try await account.client.signInWithBiometrics(prompt: "Sign in")  // the key confirms the new baseline
+            try await account.client.signOut()
+            account.device.enroll("someone else")
+            await #expect(throws: BioAuthError.biometryChanged) { try await account.client.signInWithBiometrics(prompt: "Sign in") }
+        }
+    }
+
+    @Test("an OS update alone: a vault secret still opens, and the key store signs", arguments: [SignatureAlgorithm.es256, .ed25519])
+    func vaultAndKeysSurvive(algorithm: SignatureAlgorithm) async throws {
+        let fixture = DeviceFixture()
+        try await fixture.vault.store(DeviceFixture.secret, named: "token")
+        _ = try await fixture.keys.createKey(named: "k", algorithm: algorithm)
+        fixture.device.installOSUpdate()
+        fixture.device.willAnswer(.present("owner"), .present("owner"))
+        #expect(try await fixture.vault.read("token", prompt: "p") == DeviceFixture.secret)
+        #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p").count > 0)
+        // A confirmed key takes the new state as its baseline: nothing looks changed any more.
+        #expect(await !fixture.keys.enrollmentChanged(since: "k"))
+        #expect(await !fixture.vault.enrollmentChanged(since: "token"))
+    }
+}
