@@ -89,4 +89,25 @@ struct AttackTests {
             #expect(section.wire.map(\.status) == [201, 401, 201, 401, 201, 401, 201, 401, 201, 401, 201, 429])
         }
     }
+
+    @Test("demo: sprayed PINs and a forged PIN key sign nobody in, count nothing, and common PINs cannot be set")
+    func pinSprayingFails() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackPINSpraying()
+            #expect(section.result(.pinSprayingFails)?.passed == true, "\(section.result(.pinSprayingFails)?.detail ?? "")")
+            #expect(section.events.contains { $0.contains("all [400]") })
+            // Then the on-device guessing still starts from a clean count: five tries before the lock.
+            let guessing = try await scenario.attackPINBruteForce()
+            #expect(guessing.result(.pinBruteForceLocked)?.passed == true)
+        }
+    }
+
+    @Test("demo: a stolen token cannot register a key, move the PIN or change the password; sign-out everywhere ends it")
+    func stolenTokenCannotPersist() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackStolenToken()
+            #expect(section.result(.stolenTokenCannotPersist)?.passed == true, "\(section.result(.stolenTokenCannotPersist)?.detail ?? "")")
+            #expect(await scenario.client.sessionToken != nil, "Alice stays signed in on her phone")
+        }
+    }
 }

@@ -56,7 +56,7 @@ struct ScenarioTests {
         await server.stop()
         #expect(report.mode == "remote")
         let skipped = Set(report.properties.filter { $0.status == .skip }.map(\.property))
-        #expect(skipped == [.expiredChallengeRefused, .stolenDatabaseUseless])
+        #expect(skipped == [.expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist])
         #expect(report.properties.filter { $0.status != .skip }.allSatisfy { $0.passed })
         #expect(report.allPassed)
     }

@@ -1,9 +1,9 @@
 import BioAuthKit
 import Foundation
 
-/// Attack 8: guessing the PIN.
+/// Attack 9: guessing the PIN on the device.
 extension DemoScenario {
-    /// Attack 8: five wrong PINs, then the right one.
+    /// Attack 9: five wrong PINs, then the right one.
     public func attackPINBruteForce() async throws -> DemoSection {
         let guesses = ["000000", "123456", "111111", "654321", "121212"].filter { $0 != pin }.prefix(5)
         var answers: [BioAuthError?] = []
@@ -20,11 +20,13 @@ extension DemoScenario {
         var events = zip(guesses, answers).enumerated().map { index, pair in "guess \(index + 1): \(pair.0) → \(pair.1.brief)" }
         events.append("guess 6, the right PIN (••••••) → \(right.brief)")
         if let retryAfter { events.append("locked: retry in \(retryAfter) s (about \(Int((Double(retryAfter) / 60).rounded())) minutes)") }
-        return section(.attack, 8, "PIN guessing: five wrong PINs lock the factor", """
-            A six-digit PIN is only a million guesses, so the server counts failures per username \
-            and factor, in the database (they survive restarts and are shared by every server \
-            instance). The fifth failure locks the PIN for 15 minutes: even the right PIN is \
-            refused until then, and the answer says when to retry.
+        return section(.attack, 9, "PIN guessing on the phone: five wrong PINs lock the factor", """
+            Someone holding Alice's unlocked phone guesses her PIN (the phone's PIN key signs each \
+            try). A six-digit PIN is only a million guesses, so the server counts failures per \
+            account and factor, in the database (they survive restarts and are shared by every \
+            server instance). The fifth failure locks the PIN for 15 minutes: even the right PIN \
+            is refused until then, and the answer says when to retry; the third lockout in a row \
+            holds until a password sign-in.
             """, events: events, properties: [property])
     }
 }

@@ -20,6 +20,10 @@ public enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     case passcodeRemovalDeletesItems = "passcode_removal_deletes_items"
     /// Five wrong PINs lock the PIN factor, with a retry time; even the right PIN is refused meanwhile.
     case pinBruteForceLocked = "pin_brute_force_locked"
+    /// A PIN is no credential on its own: sprayed over usernames, or sent with a forged key, it signs nobody in.
+    case pinSprayingFails = "pin_spraying_fails"
+    /// A stolen bearer token cannot register a key, set a PIN or change the password, and sign-out everywhere ends it.
+    case stolenTokenCannotPersist = "stolen_token_cannot_persist"
 
     /// The property in one line.
     public var statement: String {
@@ -34,6 +38,8 @@ public enum SecurityProperty: String, Codable, Sendable, CaseIterable {
         case .enrollmentChangeRevokes: "Enrollment change → biometryChanged → password → stale registration revoked"
         case .passcodeRemovalDeletesItems: "Removing the passcode deletes the protected items and key"
         case .pinBruteForceLocked: "Five wrong PINs lock the PIN, with a retry time"
+        case .pinSprayingFails: "A PIN alone signs nobody in: sprayed over usernames or with a forged key"
+        case .stolenTokenCannotPersist: "A stolen token cannot become a lasting credential; sign-out everywhere ends it"
         }
     }
 }

@@ -32,7 +32,9 @@ public enum DemoRunner {
         Stage(kind: .attack, number: 5, title: "Stolen database", guards: [.stolenDatabaseUseless]) { try await $0.attackStolenDatabase() },
         Stage(kind: .attack, number: 6, title: "Enrollment change", guards: [.enrollmentChangeRevokes]) { try await $0.attackEnrollmentChange() },
         Stage(kind: .attack, number: 7, title: "Passcode removed", guards: [.passcodeRemovalDeletesItems]) { try await $0.attackPasscodeRemoved() },
-        Stage(kind: .attack, number: 8, title: "PIN guessing", guards: [.pinBruteForceLocked]) { try await $0.attackPINBruteForce() },
+        Stage(kind: .attack, number: 8, title: "PIN spraying", guards: [.pinSprayingFails]) { try await $0.attackPINSpraying() },
+        Stage(kind: .attack, number: 9, title: "PIN guessing", guards: [.pinBruteForceLocked]) { try await $0.attackPINBruteForce() },
+        Stage(kind: .attack, number: 10, title: "Stolen token", guards: [.stolenTokenCannotPersist]) { try await $0.attackStolenToken() },
         ]
     }
 

@@ -30,8 +30,12 @@ extension DemoScenario {
         try await client.setPIN(pin)
         return section(.step, 7, "Alice is logged in and uses the app", """
             The app calls its API with the bearer token. In the settings she also sets a PIN, the \
-            rate-limited fallback for when Face ID is unavailable; the app keeps it behind Face ID too.
-            """, events: ["GET /v1/sessions/current → \(status)", "setPIN(••••••) → the server stores a bcrypt hash"])
+            fallback for when Face ID is unavailable. The PIN is bound to this phone: the Secure \
+            Enclave makes a PIN key (no Face ID needed, the PIN is the check) that signs every \
+            PIN sign-in, and the server keeps only a bcrypt hash keyed with a secret outside its \
+            database. The app also keeps the PIN behind Face ID.
+            """, events: ["GET /v1/sessions/current → \(status)",
+                          "setPIN(••••••) → PIN key registered (it signed the server's challenge); the server stores an HMAC-keyed bcrypt hash"])
     }
 
     /// Step 8: on the next launch the app checks whether biometric sign-in is enabled.
