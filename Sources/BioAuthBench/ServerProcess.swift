@@ -32,16 +32,11 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = FileHandle.standardError
         try process.run()
 
-        // The first line names the port; read it off the pipe without blocking the cooperative pool.
+        // The "listening" line names the port (the metrics listener's line may come first); read the
+        // lines off the pipe without blocking the cooperative pool.
         let line: String? = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                var bytes = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.readData(ofLength: 1)
-                    if chunk.isEmpty || chunk == Data("\n".utf8) { break }
-                    bytes.append(chunk)
-                }
-                continuation.resume(returning: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self))
+                continuation.resume(returning: Self.readLine(from: output.fileHandleForReading) { $0.hasPrefix("BioAuth listening on ") })
             }
         }
         guard let line, let range = line.range(of: #":(\d+) "#, options: .regularExpression),
@@ -51,6 +46,22 @@ final class ServerProcess: @unchecked Sendable {
             throw StartFailure(description: "bioauth serve did not start: \(line ?? "no output") (exit \(process.isRunning ? "-" : String(process.terminationStatus)))")
         }
         return ServerProcess(process: process, port: port)
+    }
+
+    /// Reads lines from `handle` until one satisfies `wanted` (returned) or the output ends (nil).
+    private static func readLine(from handle: FileHandle, where wanted: (String) -> Bool) -> String? {
+        var bytes = Data()
+        while true {
+            let chunk = handle.readData(ofLength: 1)
+            if chunk.isEmpty { return nil }
+            if chunk != Data("\n".utf8) {
+                bytes.append(chunk)
+                continue
+            }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if wanted(line) { return line }
+            bytes.removeAll()
+        }
     }
 
     /// CPU seconds (user and system) the server has used so far.

@@ -19,7 +19,7 @@ extension BioAuthClient {
         let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = enrollment
-        let stepUp = reauthentication ?? (previous?.lost == nil && previous?.userID == user.id && previous != nil ? .biometrics(prompt: prompt) : nil)
+        let stepUp = reauthentication ?? previous.flatMap { $0.lost == nil && $0.userID == user.id ? .biometrics(prompt: prompt) : nil }
         let keyName = Self.newKeyName("device-key")
         let key = try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
         var registrationID: String?

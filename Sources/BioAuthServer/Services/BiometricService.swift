@@ -50,16 +50,15 @@ struct BiometricService: Sendable {
     /// completion. Consuming decides: of concurrent attempts, only the one whose `DELETE` returns
     /// the row goes on, whatever the others verified.
     func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
+        let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
         let attempt = try await attempt(request)
-        return try await complete(attempt, minutes: try sessions.duration(requested: request.sessionDurationMinutes),
-                                  signatureIsValid: attempt.signatureIsValid)
+        return try await complete(attempt, minutes: minutes, signatureIsValid: attempt.signatureIsValid)
     }
 
     /// Reads the challenge and its biometric registration and parses the signature (reads only).
     func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
-        _ = try sessions.duration(requested: request.sessionDurationMinutes)
-        return try await KeyAssertion.read(database, challengeID: request.challengeID, signature: request.signature, kind: .biometric,
-                                           relyingPartyID: relyingPartyID)
+        try await KeyAssertion.read(database, challengeID: request.challengeID, signature: request.signature, kind: .biometric,
+                                    relyingPartyID: relyingPartyID)
     }
 
     /// The completion's one transaction: consume the challenge, then record the outcome. The

@@ -72,9 +72,8 @@ struct PINService: Sendable {
         }
         // A hash under a retired key is replaced under the current one, now that the PIN is known.
         let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
-        let signedIn = now
         return try await database.transaction { db in
-            guard try await assertion.markUsed(db, now: signedIn), let user = try await AccountService.user(db, id: assertion.userID) else {
+            guard try await assertion.markUsed(db, now: now), let user = try await AccountService.user(db, id: assertion.userID) else {
                 throw ChallengeStore.invalid
             }
             try await FactorLockout.clear(db, usernameKey: usernameKey, factor: .pin)
@@ -83,8 +82,8 @@ struct PINService: Sendable {
             }
             let issued = try await SessionService.insert(
                 db, userID: assertion.userID, authentication: .init(method: .pin, registrationID: assertion.registrationID),
-                minutes: minutes, now: signedIn)
-            try await AuditLog.record(db, userID: assertion.userID, type: .pinSignIn, outcome: .success, at: signedIn,
+                minutes: minutes, now: now)
+            try await AuditLog.record(db, userID: assertion.userID, type: .pinSignIn, outcome: .success, at: now,
                                       registrationID: assertion.registrationID, sessionID: issued.session.id)
             return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user)
         }
