@@ -39,15 +39,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
-        // The client SDK: Foundation, BioAuthProtocol (and through it CryptoKit / swift-crypto) only.
+        // The client SDK: Foundation, CryptoKit (swift-crypto elsewhere) and BioAuthProtocol only.
         .target(
             name: "BioAuthKit",
-            dependencies: ["BioAuthProtocol"]
+            dependencies: [
+                "BioAuthProtocol",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
         ),
         // A software model of the phone's secure hardware, sensor, user and attacker.
         .target(
             name: "BioAuthSimulator",
-            dependencies: ["BioAuthKit"]
+            dependencies: [
+                "BioAuthKit",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
+            ]
         ),
         .target(
             name: "BioAuthServer",
@@ -76,6 +82,7 @@ let package = Package(
                 "BioAuthKit",
                 "BioAuthSimulator",
                 "BioAuthServer",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -108,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BioAuthProtocolTests",
-            dependencies: ["BioAuthProtocol"]
+            dependencies: ["BioAuthProtocol", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "BioAuthKitTests",

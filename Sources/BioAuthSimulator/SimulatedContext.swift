@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 /// A simulated `LAContext`.
@@ -6,7 +6,7 @@ import Foundation
 /// Whether it is authenticated is known only to the simulated hardware: a hooked
 /// `evaluatePolicy` reports success to the app but leaves the context unauthenticated, so the
 /// keychain still demands a real match.
-public final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
+final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
     struct State {
         /// The enrollment generation of a real biometric match on this context.
         var matchedGeneration: Int?
@@ -47,7 +47,7 @@ public final class SimulatedContext: AuthenticationContext, @unchecked Sendable 
     }
 
     /// `canEvaluatePolicy(_:error:)`.
-    public func canEvaluatePolicy(_ policy: AuthenticationPolicy) -> LAErrorCode? {
+    func canEvaluatePolicy(_ policy: AuthenticationPolicy) -> LAErrorCode? {
         let answer = device.state.withLock { SimulatedContext.canEvaluate(policy, on: $0) }
         if answer == nil { state.withLock { $0.domainVisible = true } }
         return answer
@@ -67,22 +67,22 @@ public final class SimulatedContext: AuthenticationContext, @unchecked Sendable 
     }
 
     /// `evaluatePolicy(_:localizedReason:)`, answered by the scripted user (or by the attacker's hook).
-    public func evaluatePolicy(_ policy: AuthenticationPolicy, localizedReason: String) async -> LAErrorCode? {
+    func evaluatePolicy(_ policy: AuthenticationPolicy, localizedReason: String) async -> LAErrorCode? {
         if isInvalidated { return .invalidContext }
         return device.evaluate(policy, reason: localizedReason, context: self)
     }
 
     /// `evaluatedPolicyDomainState`: visible once a biometric policy was (can-)evaluated.
-    public var evaluatedPolicyDomainState: Data? {
+    var evaluatedPolicyDomainState: Data? {
         guard state.withLock({ $0.domainVisible }) else { return nil }
         return device.state.withLock { $0.biometryKind == .none || $0.enrolled.isEmpty ? nil : $0.domainState }
     }
 
     /// `biometryType`.
-    public var biometryType: BiometryKind { device.state.withLock { $0.biometryKind } }
+    var biometryType: BiometryKind { device.state.withLock { $0.biometryKind } }
 
     /// `invalidate()`.
-    public func invalidate() {
+    func invalidate() {
         state.withLock { $0.invalidated = true; $0.matchedGeneration = nil; $0.passcodeEntered = false }
     }
 }

@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 extension ItemID {
@@ -7,9 +7,9 @@ extension ItemID {
     }
 }
 
-extension SimulatedDevice: KeychainBackend {
+extension SimulatedDevice {
     /// `SecItemAdd`.
-    public func add(_ query: KeychainQuery) -> KeychainStatus {
+    @_spi(DeviceSeam) public func add(_ query: KeychainQuery) -> KeychainStatus {
         state.withLock { state in
             let admission = Self.admissionStatus(query, state: state)
             guard admission == .success else { return admission }
@@ -24,7 +24,7 @@ extension SimulatedDevice: KeychainBackend {
     }
 
     /// `SecItemCopyMatching`: prompts (through the scripted user) for a protected item.
-    public func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
+    @_spi(DeviceSeam) public func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
         state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
@@ -37,7 +37,7 @@ extension SimulatedDevice: KeychainBackend {
     }
 
     /// `SecItemDelete`: never prompts.
-    public func delete(_ query: KeychainQuery) -> KeychainStatus {
+    @_spi(DeviceSeam) public func delete(_ query: KeychainQuery) -> KeychainStatus {
         state.withLock { state in
             if state.entitlementMissing { return .missingEntitlement }
             return state.items.removeValue(forKey: ItemID(query)) == nil ? .itemNotFound : .success

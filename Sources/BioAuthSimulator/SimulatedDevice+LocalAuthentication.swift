@@ -1,8 +1,8 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 
-extension SimulatedDevice: LocalAuthenticationBackend {
+extension SimulatedDevice {
     /// `LAContext()`.
-    public func makeContext() -> any AuthenticationContext {
+    @_spi(DeviceSeam) public func makeContext() -> any AuthenticationContext {
         SimulatedContext(device: self)
     }
 }

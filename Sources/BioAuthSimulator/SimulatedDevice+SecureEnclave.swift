@@ -1,9 +1,14 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
-extension SimulatedDevice: SecureKeyBackend {
+extension SimulatedDevice {
     /// `SecKeyCreateRandomKey` in the Secure Enclave: a real P-256 key that never leaves the device.
-    public func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
+    @_spi(DeviceSeam) public func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
         state.withLock { state in
             let admission = Self.admissionStatus(query, state: state)
             guard admission == .success else { return (admission, nil) }
@@ -21,7 +26,7 @@ extension SimulatedDevice: SecureKeyBackend {
     }
 
     /// `SecItemCopyMatching` with `kSecReturnRef`: a reference, no prompt.
-    public func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
+    @_spi(DeviceSeam) public func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
         state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             let id = ItemID(query)
@@ -31,7 +36,7 @@ extension SimulatedDevice: SecureKeyBackend {
     }
 
     /// `SecItemDelete` for a key.
-    public func deleteKey(_ query: KeychainQuery) -> KeychainStatus {
+    @_spi(DeviceSeam) public func deleteKey(_ query: KeychainQuery) -> KeychainStatus {
         state.withLock { state in
             if state.entitlementMissing { return .missingEntitlement }
             let id = ItemID(query)
@@ -42,7 +47,7 @@ extension SimulatedDevice: SecureKeyBackend {
     }
 
     /// `SecKeyCopyPublicKey` + `SecKeyCopyExternalRepresentation`: the X9.63 point.
-    public func copyPublicKey(_ key: any SecureKeyHandle) -> Data? {
+    @_spi(DeviceSeam) public func copyPublicKey(_ key: any SecureKeyHandle) -> Data? {
         guard let handle = key as? SimulatedKeyHandle else { return nil }
         return state.withLock { state in
             guard let raw = state.items[handle.id]?.privateKey, let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else { return nil }
@@ -61,7 +66,7 @@ extension SimulatedDevice: SecureKeyBackend {
     /// that may not be shown (-1004, `LAErrorNotInteractive`); codes from LAError.h of the iOS
     /// 16.5 SDK. A key destroyed by an enrollment change cannot be found at all
     /// (`errSecItemNotFound`, see ``copyKey(_:)``).
-    public func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
+    @_spi(DeviceSeam) public func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
         guard let handle = key as? SimulatedKeyHandle else { return (.parameterError, nil) }
         return state.withLock { state in
             guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }

@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 /// A software phone: passcode, biometric sensor and enrolled identities, keychain, Secure
@@ -25,7 +25,8 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// The keychain, Secure Enclave and LocalAuthentication of this device, for BioAuthKit.
     public var backends: DeviceBackends {
-        DeviceBackends(keychain: self, secureKeys: self, localAuthentication: self)
+        let backend = SimulatedBackend(device: self)
+        return DeviceBackends(keychain: backend, secureKeys: backend, localAuthentication: backend)
     }
 
     /// The attacker who controls the app process on this device.

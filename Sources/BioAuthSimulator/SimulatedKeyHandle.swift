@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 
 /// A reference to a key inside the simulated Secure Enclave, bound to the context it was fetched
 /// with; it holds no key material.

@@ -110,7 +110,7 @@ struct ClientFlowTests {
             let taken = await caught { try await client.signUp(username: "BOB", password: Account.password) }
             #expect(taken?.serverCode == .usernameTaken)
             let wrong = await caught { try await client.signIn(username: "bob", password: "wrong password") }
-            guard case .server(let rejection)? = wrong else { Issue.record("expected a server error, got \(String(describing: wrong))"); return }
+            let rejection = try #require(wrong?.rejection, "expected a server error, got \(String(describing: wrong))")
             #expect(rejection.code == .invalidCredentials && rejection.status == 401)
             #expect(await caught { try await client.enableBiometricSignIn(prompt: "p") } == .notSignedIn)
             #expect(await caught { try await client.setPIN("1234") } == .notSignedIn)
@@ -119,7 +119,7 @@ struct ClientFlowTests {
             configuration: BioAuthConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, relyingPartyID: LiveServer.relyingPartyID),
             device: SimulatedDevice().backends)
         let failure = await caught { try await offline.signIn(username: "bob", password: Account.password) }
-        guard case .transport? = failure else { Issue.record("expected a transport failure, got \(String(describing: failure))"); return }
+        #expect(failure?.code == .transport, "expected a transport failure, got \(String(describing: failure))")
     }
 
     @Test("passcode fallback only when opted in: the client's policy decides")

@@ -1,5 +1,5 @@
-import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
-import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
 
@@ -13,7 +13,7 @@ struct DeviceSecurityTests {
         fixture.device.attacker.hookEvaluatePolicy()
         let context = fixture.vault.makeContext()
         // The app is told "authenticated"...
-        #expect(await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
+        #expect(await context.context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
         // ...but the item is released only to an enrolled face.
         fixture.device.willAnswer(.presentUnenrolled)
         #expect(await caught { try await fixture.vault.read("token", prompt: "p", context: context) } == .authenticationFailed)
@@ -26,7 +26,7 @@ struct DeviceSecurityTests {
         _ = try await fixture.keys.createKey(named: "device")
         fixture.device.attacker.hookEvaluatePolicy()
         let context = fixture.vault.makeContext()
-        #expect(await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
+        #expect(await context.context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
         let message = SignedMessage(ceremony: .authentication, relyingPartyID: "rp", registrationID: "reg", challenge: Data(count: 32))
         fixture.device.willAnswer(.presentUnenrolled)
         #expect(await caught { try await fixture.keys.sign(message, withKeyNamed: "device", prompt: "p", context: context) } == .authenticationFailed)

@@ -1,5 +1,5 @@
-import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
 
@@ -81,7 +81,7 @@ struct ErrorMappingTests {
         #expect(fixture.device.promptCount == 0)
         // An invalidated context authenticates nothing.
         let context = fixture.vault.makeContext()
-        context.invalidate()
+        context.context.invalidate()
         #expect(await caught { try await fixture.vault.read("token", prompt: "p", context: context) } == .authenticationFailed)
     }
 

@@ -1,5 +1,5 @@
-@testable import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) @testable import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
 

@@ -1,6 +1,11 @@
 import BioAuthProtocol
 import Foundation
 import Testing
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 @Suite("DevicePublicKey: accepted encodings and canonical form")
 struct DevicePublicKeyTests {

@@ -1,6 +1,11 @@
 @testable import BioAuthProtocol
 import Foundation
 import Testing
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 @Suite("DeviceSignature: strict DER for ES256, 64 bytes for Ed25519")
 struct DeviceSignatureTests {

@@ -38,7 +38,7 @@ extension DemoScenario {
         device.willAnswer(.present("owner"))
         let error = await caught { try await client.signInWithBiometrics(prompt: "Sign in to Bank") }
         let property = PropertyResult(
-            .expiredChallengeRefused, held: error?.serverCode == .challengeInvalid && error.map { if case .server(let r) = $0 { r.status == 401 } else { false } } == true,
+            .expiredChallengeRefused, held: error?.serverCode == .challengeInvalid && error?.rejection?.status == 401,
             "a signature sent \(Int(lifetime) + 1) s after its challenge was issued → \(error.brief)")
         return section(.attack, 4, title, """
             A correctly signed answer is held back (by a slow network or an attacker who hopes \

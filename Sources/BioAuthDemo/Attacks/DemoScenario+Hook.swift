@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 /// Attacks 1 and 2: a Frida-style hook on `evaluatePolicy`, against BioAuth and against the

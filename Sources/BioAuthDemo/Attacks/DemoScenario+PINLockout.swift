@@ -11,8 +11,7 @@ extension DemoScenario {
             answers.append(await caught { try await client.signInWithPIN(guess) })
         }
         let right = await caught { try await client.signInWithPIN(pin) }
-        var retryAfter: Int?
-        if case .server(let rejection) = right { retryAfter = rejection.retryAfterSeconds }
+        let retryAfter = right?.rejection?.retryAfterSeconds
         let property = PropertyResult(
             .pinBruteForceLocked,
             held: answers.count == 5 && answers.allSatisfy { $0?.serverCode == .invalidCredentials } && right?.serverCode == .locked && (retryAfter ?? 0) > 0,

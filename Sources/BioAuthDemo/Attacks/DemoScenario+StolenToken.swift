@@ -1,5 +1,10 @@
 import BioAuthKit
 import Foundation
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 /// Attack 10: a stolen session token.
 extension DemoScenario {

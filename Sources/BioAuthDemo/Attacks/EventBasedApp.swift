@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import BioAuthSimulator
 import Foundation
 

@@ -55,7 +55,7 @@ public enum DemoRunner {
                 do {
                     section = try await stage.run(scenario)
                 } catch {
-                    let why = (error as? BioAuthError)?.brief ?? "\(error)"
+                    let why = "\(error)"
                     section = DemoSection(kind: stage.kind, number: stage.number, title: stage.title, explanation: "Failed unexpectedly: \(why)",
                                           wire: scenario.tap.drain(), properties: stage.guards.map { PropertyResult($0, held: false, "failed: \(why)") })
                     if stage.kind == .step { stopped = "step \(stage.number) failed" }

@@ -1,4 +1,4 @@
-import BioAuthKit
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 /// Steps 1–5 of the seed scenario: the login screen, the password, the session token, the offer

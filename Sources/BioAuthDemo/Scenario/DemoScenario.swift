@@ -78,22 +78,9 @@ func caught<T>(_ body: () async throws -> T) async -> BioAuthError? {
     }
 }
 
-extension BioAuthError {
-    /// Short words for the demo's lines: `biometryChanged`, `server 401 challenge_invalid`.
-    var brief: String {
-        switch self {
-        case .server(let rejection):
-            "server \(rejection.status) \(rejection.code.rawValue)" + (rejection.retryAfterSeconds.map { ", Retry-After \($0) s" } ?? "")
-        case .transport(let text): "transport: \(text)"
-        case .systemFailure(let text): "system failure: \(text)"
-        default: "\(self)"
-        }
-    }
-}
-
 extension Optional where Wrapped == BioAuthError {
-    /// `succeeded` or the error in short words.
-    var brief: String { map(\.brief) ?? "succeeded" }
+    /// `succeeded` or the error in short words (`biometryChanged`, `server 401 challenge_invalid`).
+    var brief: String { map(\.description) ?? "succeeded" }
 }
 
 extension Optional where Wrapped == ReconciliationAction {

@@ -3,7 +3,11 @@ import BioAuthProtocol
 /// Every way a BioAuthKit operation can fail, named so that an app can act on it without ever
 /// seeing an `OSStatus` or an `LAError`.
 ///
-/// | case | what the app should do |
+/// A struct over a ``Code``, so new failures can be added without breaking an app's `switch`:
+/// compare with the static members (`case .userCanceled:` in a `switch`, or `error == .biometryChanged`),
+/// and read ``serverCode`` or ``rejection`` for the server's answers.
+///
+/// | error | what the app should do |
 /// |---|---|
 /// | ``userCanceled`` | nothing; offer the button again |
 /// | ``biometryLockout`` | ask for the device passcode (or offer PIN / password sign-in) |
@@ -14,43 +18,116 @@ import BioAuthProtocol
 /// | ``authenticationFailed`` | the face/finger did not match; try again |
 /// | ``interactionNotAllowed`` | retry when the app is in the foreground |
 /// | ``missingEntitlement`` | a build problem: the app lacks its keychain entitlement |
-/// | ``server(_:)`` | act on the contract's ``ErrorCode`` |
-/// | ``transport(_:)`` | no answer from the server; retry later |
-public enum BioAuthError: Error, Equatable, Sendable {
+/// | ``notSignedIn`` | show the sign-in screen |
+/// | ``server(_:)`` (code ``Code/server``) | act on the contract's ``ErrorCode`` in ``serverCode`` |
+/// | ``transport(_:)`` (code ``Code/transport``) | no answer from the server; retry later |
+/// | ``systemFailure(_:)`` (code ``Code/systemFailure``) | log ``detail``; offer the password |
+public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. More codes may be added in later versions.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as in ``BioAuthError``'s static members (`userCanceled`).
+        public let name: String
+
+        private init(_ name: String) {
+            self.name = name
+        }
+
+        /// See ``BioAuthError/userCanceled``.
+        public static let userCanceled = Code("userCanceled")
+        /// See ``BioAuthError/biometryLockout``.
+        public static let biometryLockout = Code("biometryLockout")
+        /// See ``BioAuthError/biometryNotEnrolled``.
+        public static let biometryNotEnrolled = Code("biometryNotEnrolled")
+        /// See ``BioAuthError/biometryNotAvailable``.
+        public static let biometryNotAvailable = Code("biometryNotAvailable")
+        /// See ``BioAuthError/passcodeNotSet``.
+        public static let passcodeNotSet = Code("passcodeNotSet")
+        /// See ``BioAuthError/biometryChanged``.
+        public static let biometryChanged = Code("biometryChanged")
+        /// See ``BioAuthError/itemNotFound``.
+        public static let itemNotFound = Code("itemNotFound")
+        /// See ``BioAuthError/authenticationFailed``.
+        public static let authenticationFailed = Code("authenticationFailed")
+        /// See ``BioAuthError/interactionNotAllowed``.
+        public static let interactionNotAllowed = Code("interactionNotAllowed")
+        /// See ``BioAuthError/missingEntitlement``.
+        public static let missingEntitlement = Code("missingEntitlement")
+        /// See ``BioAuthError/notSignedIn``.
+        public static let notSignedIn = Code("notSignedIn")
+        /// The server answered with one of the contract's errors (``BioAuthError/rejection``).
+        public static let server = Code("server")
+        /// The server could not be reached, or answered outside the contract.
+        public static let transport = Code("transport")
+        /// The platform failed in a way the contract does not name.
+        public static let systemFailure = Code("systemFailure")
+
+        /// The name.
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// The server's answer, for ``Code/server``.
+    public let rejection: ServerRejection?
+    /// Words for logs, for ``Code/transport`` and ``Code/systemFailure`` (never a secret).
+    public let detail: String?
+
+    private init(_ code: Code, rejection: ServerRejection? = nil, detail: String? = nil) {
+        self.code = code
+        self.rejection = rejection
+        self.detail = detail
+    }
+
     /// The user dismissed the prompt (or the system did).
-    case userCanceled
+    public static let userCanceled = BioAuthError(.userCanceled)
     /// Too many failed matches; biometry is locked until the device passcode is entered.
-    case biometryLockout
+    public static let biometryLockout = BioAuthError(.biometryLockout)
     /// The device has a sensor but no face or finger enrolled.
-    case biometryNotEnrolled
+    public static let biometryNotEnrolled = BioAuthError(.biometryNotEnrolled)
     /// The device has no usable biometric sensor.
-    case biometryNotAvailable
+    public static let biometryNotAvailable = BioAuthError(.biometryNotAvailable)
     /// The device has no passcode; biometry-protected items cannot exist.
-    case passcodeNotSet
+    public static let passcodeNotSet = BioAuthError(.passcodeNotSet)
     /// The enrolled biometry changed since the item or key was created (a finger or face was
     /// added or removed), so it is gone for good: sign in with the password again. Decided by
     /// comparing the domain state with the baseline recorded at enrollment, never guessed.
-    case biometryChanged
+    public static let biometryChanged = BioAuthError(.biometryChanged)
     /// The item or key does not exist.
-    case itemNotFound
+    public static let itemNotFound = BioAuthError(.itemNotFound)
     /// The user could not be authenticated (no match).
-    case authenticationFailed
+    public static let authenticationFailed = BioAuthError(.authenticationFailed)
     /// A prompt was needed but the operation was not allowed to show one.
-    case interactionNotAllowed
+    public static let interactionNotAllowed = BioAuthError(.interactionNotAllowed)
     /// The app is missing its keychain entitlement (a signing or build problem).
-    case missingEntitlement
+    public static let missingEntitlement = BioAuthError(.missingEntitlement)
     /// The call needs a signed-in session and there is none.
-    case notSignedIn
+    public static let notSignedIn = BioAuthError(.notSignedIn)
+
     /// The server answered with one of the contract's errors.
-    case server(ServerRejection)
+    public static func server(_ rejection: ServerRejection) -> BioAuthError {
+        BioAuthError(.server, rejection: rejection)
+    }
+
     /// The server could not be reached, or answered outside the contract.
-    case transport(String)
+    public static func transport(_ detail: String) -> BioAuthError {
+        BioAuthError(.transport, detail: detail)
+    }
+
     /// The platform failed in a way the contract does not name (the status, for logs).
-    case systemFailure(String)
+    public static func systemFailure(_ detail: String) -> BioAuthError {
+        BioAuthError(.systemFailure, detail: detail)
+    }
 
     /// The contract error code, when the server refused.
     public var serverCode: ErrorCode? {
-        if case .server(let rejection) = self { return rejection.code }
-        return nil
+        rejection?.code
+    }
+
+    /// Short words for logs: `biometryChanged`, `server 401 challenge_invalid`, `transport: …`.
+    public var description: String {
+        if let rejection {
+            return "server \(rejection.status) \(rejection.code.rawValue)" + (rejection.retryAfterSeconds.map { ", Retry-After \($0) s" } ?? "")
+        }
+        return detail.map { "\(code.name): \($0)" } ?? code.name
     }
 }

@@ -1,7 +1,7 @@
 import BioAuthProtocol
 
 /// A contract error answer from the server.
-public struct ServerRejection: Equatable, Sendable {
+public struct ServerRejection: Hashable, Sendable {
     /// The stable code, for decisions.
     public var code: ErrorCode
     /// The HTTP status.

@@ -1,3 +1,3 @@
 // The contract's wire types (User, Session, Registration, SignatureAlgorithm, ErrorCode, …) are
-// part of BioAuthKit's API, and so is the crypto library BioAuthProtocol re-exports.
+// part of BioAuthKit's API. CryptoKit is not: an app imports it itself if it wants it.
 @_exported import BioAuthProtocol

@@ -1,5 +1,10 @@
 import BioAuthProtocol
 import Foundation
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
 
 /// Device signing keys behind biometrics.
 ///
@@ -96,16 +101,16 @@ public struct DeviceKeyStore: Sendable {
     /// - Returns: A strict DER signature (ES256) or 64 bytes (Ed25519), ready for the wire.
     /// - Throws: ``BioAuthError/biometryChanged`` when an enrollment change destroyed the key,
     ///   ``BioAuthError/itemNotFound``, ``BioAuthError/userCanceled``, ….
-    public func sign(_ message: SignedMessage, withKeyNamed name: String, prompt: String, context: (any AuthenticationContext)? = nil) async throws(BioAuthError) -> Data {
+    public func sign(_ message: SignedMessage, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
         guard let bytes = try? message.encoded() else { throw .systemFailure("message field too long") }
         return try await sign(bytes: bytes, withKeyNamed: name, prompt: prompt, context: context)
     }
 
     /// Signs raw bytes with key `name`: one prompt. Prefer ``sign(_:withKeyNamed:prompt:context:)``.
-    public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: (any AuthenticationContext)? = nil) async throws(BioAuthError) -> Data {
+    public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
         let key = try await key(named: name)
         var query = query(name, key.algorithm)
-        query.authenticationContext = core.context(context)
+        query.authenticationContext = core.context(context?.context)
         query.operationPrompt = prompt
         switch key.algorithm {
         case .es256:

@@ -47,10 +47,10 @@ public struct BiometricVault: Sendable {
     ///   - context: An already-authenticated context to reuse (no second prompt); a fresh one if `nil`.
     /// - Throws: ``BioAuthError/biometryChanged`` when an enrollment change destroyed the item,
     ///   ``BioAuthError/itemNotFound`` when there is none, ``BioAuthError/userCanceled``, …
-    public func read(_ name: String, prompt: String, context: (any AuthenticationContext)? = nil) async throws(BioAuthError) -> Data {
+    public func read(_ name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
         var query = itemQuery(name)
         query.returnData = true
-        query.authenticationContext = core.context(context)
+        query.authenticationContext = core.context(context?.context)
         query.operationPrompt = prompt
         let (status, data) = core.backends.keychain.copyMatching(query)
         guard status == .success, let data else {
@@ -87,8 +87,8 @@ public struct BiometricVault: Sendable {
         guard status == .success || status == .itemNotFound else { throw StatusMapping.error(for: status) }
     }
 
-    /// A new context to pass to several reads so that they share one prompt.
-    public func makeContext() -> any AuthenticationContext {
-        core.backends.localAuthentication.makeContext()
+    /// A new authentication to pass to several reads so that they share one prompt.
+    public func makeContext() -> SharedAuthentication {
+        SharedAuthentication(core.backends.localAuthentication.makeContext())
     }
 }

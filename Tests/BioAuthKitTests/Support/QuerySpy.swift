@@ -1,5 +1,5 @@
-import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 
 /// Records every query BioAuthKit sends to the device, then forwards it to a simulated device.
@@ -18,7 +18,7 @@ final class QuerySpy: KeychainBackend, SecureKeyBackend, @unchecked Sendable {
     }
 
     var backends: DeviceBackends {
-        DeviceBackends(keychain: self, secureKeys: self, localAuthentication: device)
+        DeviceBackends(keychain: self, secureKeys: self, localAuthentication: device.backends.localAuthentication)
     }
 
     var calls: [Call] { lock.withLock { log } }

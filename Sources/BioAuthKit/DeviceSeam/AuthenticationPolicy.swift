@@ -1,5 +1,5 @@
 /// The `LAPolicy` a context evaluates.
-public enum AuthenticationPolicy: Int, Hashable, Sendable {
+@_spi(DeviceSeam) public enum AuthenticationPolicy: Int, Hashable, Sendable {
     /// `.deviceOwnerAuthenticationWithBiometrics`: biometry only.
     case deviceOwnerAuthenticationWithBiometrics = 1
     /// `.deviceOwnerAuthentication`: biometry, or the passcode.

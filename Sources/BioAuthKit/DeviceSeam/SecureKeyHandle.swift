@@ -1,2 +1,2 @@
 /// A reference to a private key that lives in secure hardware (a `SecKey`); never its bytes.
-public protocol SecureKeyHandle: Sendable {}
+@_spi(DeviceSeam) public protocol SecureKeyHandle: Sendable {}

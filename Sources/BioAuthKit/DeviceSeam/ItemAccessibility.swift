@@ -1,5 +1,5 @@
 /// When a keychain item can be read at all (`kSecAttrAccessible…`), before any access control.
-public enum ItemAccessibility: String, Hashable, Sendable, CaseIterable {
+@_spi(DeviceSeam) public enum ItemAccessibility: String, Hashable, Sendable, CaseIterable {
     /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`: refused without a passcode; every such
     /// item is deleted when the passcode is removed; never leaves the device. The default for secrets.
     case whenPasscodeSetThisDeviceOnly

@@ -1,7 +1,7 @@
 /// A raw `LAError.Code` value as LocalAuthentication reports it.
 ///
 /// Backends hand these back untouched; BioAuthKit maps them to ``BioAuthError``.
-public struct LAErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+@_spi(DeviceSeam) public struct LAErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The `LAError.Code` raw value.
     public var rawValue: Int
 

@@ -5,7 +5,7 @@
 /// `LAError` codes) or CryptoTokenKit's (`CryptoTokenKit`, `TKError` codes), since the Secure
 /// Enclave answers through them. Backends hand both back untouched; BioAuthKit turns them into
 /// ``BioAuthError`` in one place, by domain and code, so an app never compares numbers.
-public struct KeychainStatus: Hashable, Sendable, CustomStringConvertible {
+@_spi(DeviceSeam) public struct KeychainStatus: Hashable, Sendable, CustomStringConvertible {
     /// An error domain.
     public struct Domain: RawRepresentable, Hashable, Sendable {
         /// The domain's name, as `CFErrorGetDomain` gives it.

@@ -1,5 +1,5 @@
 /// Makes LocalAuthentication contexts (`LAContext()`).
-public protocol LocalAuthenticationBackend: Sendable {
+@_spi(DeviceSeam) public protocol LocalAuthenticationBackend: Sendable {
     /// A new, unevaluated context.
     func makeContext() -> any AuthenticationContext
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Secure Enclave key calls BioAuthKit uses, one to one, returning the raw status.
-public protocol SecureKeyBackend: Sendable {
+@_spi(DeviceSeam) public protocol SecureKeyBackend: Sendable {
     /// `SecKeyCreateRandomKey`: a permanent P-256 key in the Secure Enclave, tagged with the
     /// query's application tag and protected by its accessibility and access-control flags.
     func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// BioAuthKit builds every query (which class, which protection, which context); a backend
 /// only translates it key for key.
-public struct KeychainQuery: Sendable {
+@_spi(DeviceSeam) public struct KeychainQuery: Sendable {
     /// `kSecClass`.
     public var itemClass: ItemClass
     /// `kSecAttrService` (for keys: the first half of `kSecAttrApplicationTag`).

@@ -3,7 +3,7 @@ import Foundation
 /// The three keychain calls BioAuthKit uses, one to one, returning the raw status.
 ///
 /// There is deliberately no `update`: replacing a protected item is delete + add, which never prompts.
-public protocol KeychainBackend: Sendable {
+@_spi(DeviceSeam) public protocol KeychainBackend: Sendable {
     /// `SecItemAdd`.
     func add(_ query: KeychainQuery) -> KeychainStatus
     /// `SecItemCopyMatching`: the status and, with ``KeychainQuery/returnData``, the item's data.

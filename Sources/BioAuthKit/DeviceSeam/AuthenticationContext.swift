@@ -6,7 +6,7 @@ import Foundation
 /// real match has authenticated lets later operations on the same context proceed without a
 /// second prompt. Only the secure hardware knows whether a match happened: an app (or a hook)
 /// seeing `evaluatePolicy` return success proves nothing to the keychain.
-public protocol AuthenticationContext: AnyObject, Sendable {
+@_spi(DeviceSeam) public protocol AuthenticationContext: AnyObject, Sendable {
     /// `canEvaluatePolicy(_:error:)`: `nil` when the policy can be evaluated, else the `LAError` code.
     func canEvaluatePolicy(_ policy: AuthenticationPolicy) -> LAErrorCode?
     /// `evaluatePolicy(_:localizedReason:)`: `nil` on success, else the `LAError` code.

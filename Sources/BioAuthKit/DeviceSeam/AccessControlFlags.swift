@@ -1,6 +1,6 @@
 /// The access-control constraints of a keychain item or key, bit for bit
 /// `SecAccessControlCreateFlags`.
-public struct AccessControlFlags: OptionSet, Hashable, Sendable {
+@_spi(DeviceSeam) public struct AccessControlFlags: OptionSet, Hashable, Sendable {
     /// The `SecAccessControlCreateFlags` raw value.
     public var rawValue: UInt
 
