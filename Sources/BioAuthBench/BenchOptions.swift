@@ -1,16 +1,16 @@
 import Foundation
 
 /// What `bioauth bench` measures and for how long.
-public struct BenchOptions: Sendable {
+package struct BenchOptions: Sendable {
     /// A database to measure on.
-    public enum Database: Sendable, Equatable {
+    package enum Database: Sendable, Equatable {
         /// SQLite files in ``BenchOptions/dataDirectory``.
         case sqlite
         /// Throwaway databases created through this administrative URL and dropped afterwards.
         case postgres(adminURL: String)
 
         /// `sqlite` or `postgres`.
-        public var name: String {
+        package var name: String {
             switch self {
             case .sqlite: "sqlite"
             case .postgres: "postgres"
@@ -19,34 +19,34 @@ public struct BenchOptions: Sendable {
     }
 
     /// The databases, measured one after the other.
-    public var databases: [Database] = [.sqlite]
+    package var databases: [Database] = [.sqlite]
     /// Where SQLite files go. It must be on the disk being measured (not a tmpfs).
-    public var dataDirectory: String = FileManager.default.currentDirectoryPath
+    package var dataDirectory: String = FileManager.default.currentDirectoryPath
     /// Connection counts of the closed-loop sweep of biometric sign-in.
-    public var concurrency: [Int] = [1, 2, 4, 8, 16, 32, 64]
+    package var concurrency: [Int] = [1, 2, 4, 8, 16, 32, 64]
     /// Unmeasured time at the start of each load.
-    public var warmup: Duration = .seconds(1)
+    package var warmup: Duration = .seconds(1)
     /// Measured time of each load.
-    public var duration: Duration = .seconds(5)
+    package var duration: Duration = .seconds(5)
     /// How long each limit probe runs.
-    public var probeDuration: Duration = .seconds(3)
+    package var probeDuration: Duration = .seconds(3)
     /// Seeded accounts (each with a registration and an expired session) of the growth runs; the
     /// first also carries the full sweep.
-    public var growth: [Int] = [1_000, 1_000_000]
+    package var growth: [Int] = [1_000, 1_000_000]
     /// Simulated devices (registrations) signing in; the connections share them.
-    public var devices: Int = 64
+    package var devices: Int = 64
     /// bcrypt cost of the measured server (production: 12).
-    public var passwordCost: Int = 12
+    package var passwordCost: Int = 12
     /// Connections of the password sign-in load.
-    public var passwordConnections: Int = 4
+    package var passwordConnections: Int = 4
     /// Most PostgreSQL connections of the server and of the commit probe.
-    public var postgresConnections: Int = 20
+    package var postgresConnections: Int = 20
 
     /// The defaults: the full benchmark, about ten minutes per database.
-    public init() {}
+    package init() {}
 
     /// A run of a few seconds that exercises every part, for the test suite: its figures mean nothing.
-    public static var smoke: BenchOptions {
+    package static var smoke: BenchOptions {
         var options = BenchOptions()
         options.concurrency = [1, 4]
         options.warmup = .milliseconds(100)

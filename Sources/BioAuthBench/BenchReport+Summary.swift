@@ -2,19 +2,19 @@ import Foundation
 
 extension BenchReport {
     /// The targets for SQLite on the two-core machine.
-    public enum Target {
+    package enum Target {
         /// Best biometric throughput over the limit measured in the same run.
-        public static let ratioToLimit = 0.70
+        package static let ratioToLimit = 0.70
         /// p99 at half the best throughput, in milliseconds.
-        public static let halfLoadP99Milliseconds = 10.0
+        package static let halfLoadP99Milliseconds = 10.0
         /// Server peak resident memory, in bytes.
-        public static let peakResidentBytes = 150 * 1_000_000
+        package static let peakResidentBytes = 150 * 1_000_000
         /// Median latency with the largest seeded size over that with the smallest.
-        public static let growthP50Ratio = 1.25
+        package static let growthP50Ratio = 1.25
     }
 
     /// The figures as text: limits, then per database the sweep, the latencies and the targets.
-    public var summary: String {
+    package var summary: String {
         var lines: [String] = []
         lines.append("BioAuth benchmark — \(build) build, \(date)")
         lines.append("machine: \(machine.cpu), \(machine.cores) cores, \(machine.memoryBytes / 1_048_576) MiB; data on \(machine.dataFileSystem)")
@@ -65,7 +65,7 @@ extension BenchReport {
     }
 
     /// Every failed operation in the run; a benchmark with failures measured something else.
-    public var errorCount: Int {
+    package var errorCount: Int {
         databases.map(\.errorCount).reduce(0, +)
     }
 
@@ -88,7 +88,7 @@ extension BenchReport {
 
 extension DatabaseReport {
     /// Failed operations on this database.
-    public var errorCount: Int {
+    package var errorCount: Int {
         biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors
             + growth.map { $0.halfLoad.errors + $0.saturated.errors }.reduce(0, +)
     }

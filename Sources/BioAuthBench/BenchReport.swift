@@ -2,87 +2,87 @@ import BioAuthServer
 import Foundation
 
 /// Everything one `bioauth bench` run measured; written as JSON for the plots and the docs.
-public struct BenchReport: Codable, Sendable {
+package struct BenchReport: Codable, Sendable {
     /// The machine the figures come from.
-    public var machine: MachineInfo
+    package var machine: MachineInfo
     /// The command line.
-    public var command: String
+    package var command: String
     /// When the run started (UTC, ISO 8601).
-    public var date: String
+    package var date: String
     /// `release` or `debug`: debug figures are not worth reporting.
-    public var build: String
+    package var build: String
     /// The CPU-bound ceilings, measured once per run.
-    public var limits: CPULimits
+    package var limits: CPULimits
     /// One entry per database.
-    public var databases: [DatabaseReport]
+    package var databases: [DatabaseReport]
 }
 
 /// The signature and password-hash ceilings with every core busy.
-public struct CPULimits: Codable, Sendable {
+package struct CPULimits: Codable, Sendable {
     /// P-256 ECDSA verifications per second (one per biometric sign-in).
-    public var p256VerificationsPerSecond: Double
+    package var p256VerificationsPerSecond: Double
     /// Password verifications per second at ``passwordCost`` (one per password sign-in).
-    public var passwordVerificationsPerSecond: Double
+    package var passwordVerificationsPerSecond: Double
     /// The bcrypt cost measured.
-    public var passwordCost: Int
+    package var passwordCost: Int
 }
 
 /// The figures for one database.
-public struct DatabaseReport: Codable, Sendable {
+package struct DatabaseReport: Codable, Sendable {
     /// `sqlite` or `postgres`.
-    public var database: String
+    package var database: String
     /// The database's own rate for the transactions of a biometric sign-in, measured before and
     /// after the loads.
-    public var commitProbes: [BenchmarkDatabase.CommitRate]
+    package var commitProbes: [BenchmarkDatabase.CommitRate]
     /// The lower of the two physical limits (the commit rate being the best of
     /// ``commitProbes``), in sign-ins per second.
-    public var limit: Double
+    package var limit: Double
     /// Which limit that is.
-    public var limitedBy: String
+    package var limitedBy: String
     /// The closed-loop sweep of biometric sign-in (challenge and completion, over the first growth size).
-    public var biometricSweep: [LoadResult]
+    package var biometricSweep: [LoadResult]
     /// The best throughput of the sweep, as a fraction of ``limit``.
-    public var biometricRatioToLimit: Double
+    package var biometricRatioToLimit: Double
     /// Biometric sign-in offered at half the best throughput (open loop).
-    public var halfLoad: LoadResult
+    package var halfLoad: LoadResult
     /// Password sign-in, closed loop.
-    public var password: LoadResult
+    package var password: LoadResult
     /// Password sign-in throughput as a fraction of the password-hash rate.
-    public var passwordRatioToHashRate: Double
+    package var passwordRatioToHashRate: Double
     /// The same loads with each seeded size.
-    public var growth: [GrowthPoint]
+    package var growth: [GrowthPoint]
     /// Median latency at half load with the largest seeded size over that with the smallest.
-    public var growthP50Ratio: Double
+    package var growthP50Ratio: Double
     /// The most memory the server held resident in any of these runs, in bytes.
-    public var serverPeakResidentBytes: Int
+    package var serverPeakResidentBytes: Int
 }
 
 /// One seeded size of the growth runs.
-public struct GrowthPoint: Codable, Sendable {
+package struct GrowthPoint: Codable, Sendable {
     /// Seeded accounts; each has one registration and one expired session.
-    public var accounts: Int
+    package var accounts: Int
     /// Seconds the seeding took.
-    public var seedSeconds: Double
+    package var seedSeconds: Double
     /// Biometric sign-in at the same offered rate for every size.
-    public var halfLoad: LoadResult
+    package var halfLoad: LoadResult
     /// Biometric sign-in, closed loop at the sweep's best connection count.
-    public var saturated: LoadResult
+    package var saturated: LoadResult
     /// The server's peak resident memory in this run, in bytes.
-    public var serverPeakResidentBytes: Int
+    package var serverPeakResidentBytes: Int
 }
 
 /// Where the figures were measured.
-public struct MachineInfo: Codable, Sendable {
+package struct MachineInfo: Codable, Sendable {
     /// The CPU model (`/proc/cpuinfo`).
-    public var cpu: String
+    package var cpu: String
     /// Cores the process may use.
-    public var cores: Int
+    package var cores: Int
     /// Physical memory in bytes.
-    public var memoryBytes: UInt64
+    package var memoryBytes: UInt64
     /// Kernel release.
-    public var kernel: String
+    package var kernel: String
     /// The file system the SQLite files were on (`/proc/mounts`).
-    public var dataFileSystem: String
+    package var dataFileSystem: String
 
     /// This machine.
     static func current(dataDirectory: String) -> MachineInfo {

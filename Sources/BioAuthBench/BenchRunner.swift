@@ -5,14 +5,14 @@ import Logging
 
 /// Runs the whole benchmark: the machine's limits, then on each database the commit probe, the
 /// sweep, the half-load latency, password sign-in and the growth runs.
-public struct BenchRunner: Sendable {
+package struct BenchRunner: Sendable {
     let options: BenchOptions
     let progress = ProgressLine()
     private let logger: Logger
     private let relyingParty = "localhost"
 
     /// A runner for `options`.
-    public init(options: BenchOptions) {
+    package init(options: BenchOptions) {
         self.options = options
         var logger = Logger(label: "bioauth-bench")
         logger.logLevel = .warning
@@ -20,7 +20,7 @@ public struct BenchRunner: Sendable {
     }
 
     /// Runs everything and returns the figures.
-    public func run(command: String) async throws -> BenchReport {
+    package func run(command: String) async throws -> BenchReport {
         let started = WireJSON.formatTimestamp(Date())
         progress.note("measuring P-256 verification and password-hash rates on \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let limits = CPULimits(

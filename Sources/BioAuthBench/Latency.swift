@@ -1,19 +1,19 @@
 import Histogram
 
 /// Latency percentiles in milliseconds, read off an HDR histogram of microseconds.
-public struct Latency: Codable, Sendable {
+package struct Latency: Codable, Sendable {
     /// Median.
-    public var p50: Double
+    package var p50: Double
     /// 90th percentile.
-    public var p90: Double
+    package var p90: Double
     /// 99th percentile.
-    public var p99: Double
+    package var p99: Double
     /// 99.9th percentile.
-    public var p999: Double
+    package var p999: Double
     /// The slowest.
-    public var max: Double
+    package var max: Double
     /// The mean.
-    public var mean: Double
+    package var mean: Double
 
     /// The summary of `histogram` (values in microseconds).
     init(_ histogram: Histogram<UInt64>) {

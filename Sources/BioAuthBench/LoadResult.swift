@@ -1,31 +1,31 @@
 /// What one measured load did.
-public struct LoadResult: Codable, Sendable {
+package struct LoadResult: Codable, Sendable {
     /// Concurrent connections, each one device's app.
-    public var connections: Int
+    package var connections: Int
     /// The offered rate for an open-loop load (operations per second); `nil` for a closed loop.
-    public var offeredRate: Double?
+    package var offeredRate: Double?
     /// Operations finished within the measured time.
-    public var operations: Int
+    package var operations: Int
     /// Operations that failed (any unexpected status or a dropped connection).
-    public var errors: Int
+    package var errors: Int
     /// The measured time in seconds (warm-up excluded).
-    public var seconds: Double
+    package var seconds: Double
     /// Operations per second.
-    public var throughput: Double
+    package var throughput: Double
     /// Operation latency. For an open loop it counts from when the operation was due, so a
     /// server that falls behind shows it (no coordinated omission).
-    public var latency: Latency
+    package var latency: Latency
     /// Open loop only: how late the load generator itself started operations (its timer and
     /// scheduling), already included in ``latency``. Large values mean the client, not the
     /// server, was behind.
-    public var startLag: Latency?
+    package var startLag: Latency?
     /// The server's CPU use, in cores, over the measured time.
-    public var serverCPUCores: Double
+    package var serverCPUCores: Double
     /// The load generator's own CPU use, in cores.
-    public var clientCPUCores: Double
+    package var clientCPUCores: Double
     /// Bytes the server wrote to storage per operation over the measured time (the database's
     /// log and checkpoints; PostgreSQL's writes are its own processes' and not counted).
-    public var serverBytesWrittenPerOperation: Double?
+    package var serverBytesWrittenPerOperation: Double?
     /// The first failure, if any.
-    public var firstError: String?
+    package var firstError: String?
 }

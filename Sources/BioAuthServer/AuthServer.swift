@@ -9,9 +9,9 @@ import ServiceLifecycle
 ///
 /// The database's life is explicit: ``run(onServerRunning:)`` closes it after the HTTP server has
 /// drained, and also when the server fails to start (a port in use), so no path leaves it open.
-public struct AuthServer: Sendable {
+package struct AuthServer: Sendable {
     /// What the server was told.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     let database: any DatabaseProvider
     /// The keys PIN hashes are made with.
     let pinKeys: PINKeyRing
@@ -20,7 +20,7 @@ public struct AuthServer: Sendable {
     let metrics = ServerMetrics()
 
     /// Opens (creating and migrating as needed) the database the configuration names.
-    public static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
+    package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
         let database = try await openDatabase(configuration, logger: logger)
         do {
             return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration), logger: logger)
@@ -32,7 +32,7 @@ public struct AuthServer: Sendable {
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
     /// migrating it as needed; it needs no PIN key.
-    public static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
+    package static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
         AccountAdministration(database: try await openDatabase(configuration, logger: logger),
                               hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource)
     }
@@ -71,7 +71,7 @@ public struct AuthServer: Sendable {
     ///
     /// - Parameter onServerRunning: Called with the bound address once the server listens
     ///   (port 0 picks a free one).
-    public func application(
+    package func application(
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let host = configuration.host
@@ -99,7 +99,7 @@ public struct AuthServer: Sendable {
     /// The metrics listener's application: `GET /metrics` (Prometheus text) and nothing else, on
     /// ``ServerConfiguration/metricsHost`` and ``ServerConfiguration/metricsPort``, apart from the
     /// public API. A scrape reads memory only.
-    public func metricsApplication(
+    package func metricsApplication(
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let host = configuration.metricsHost
@@ -142,7 +142,7 @@ public struct AuthServer: Sendable {
     /// Serves the API and the metrics listener until SIGINT or SIGTERM, lets in-flight requests
     /// finish, then closes the database. Meanwhile the purge runs every
     /// ``ServerConfiguration/purgeInterval``. If either listener cannot start, neither runs.
-    public func run(
+    package func run(
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
         onMetricsRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
@@ -172,7 +172,7 @@ public struct AuthServer: Sendable {
     }
 
     /// Closes the database.
-    public func close() async throws {
+    package func close() async throws {
         try await database.shutdown()
     }
 

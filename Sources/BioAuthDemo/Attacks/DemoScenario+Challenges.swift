@@ -4,7 +4,7 @@ import Foundation
 /// Attacks 3 and 4: a replayed sign-in request and a signature over an expired challenge.
 extension DemoScenario {
     /// Attack 3: the attacker recorded Alice's biometric sign-in request and sends it again.
-    public func attackReplay() async throws -> DemoSection {
+    package func attackReplay() async throws -> DemoSection {
         device.willAnswer(.present("owner"))
         try await client.signInWithBiometrics(prompt: "Sign in to Bank")
         guard let recorded = tap.lastRequest(pathSuffix: "/v1/sessions/biometric") else { throw BioAuthError.transport("no sign-in request recorded") }
@@ -24,7 +24,7 @@ extension DemoScenario {
     }
 
     /// Attack 4: a signed answer that arrives after its challenge expired.
-    public func attackExpiredChallenge() async throws -> DemoSection {
+    package func attackExpiredChallenge() async throws -> DemoSection {
         let title = "Expired challenge: a signature held back too long"
         guard let server = target.inProcess else {
             let reason = "needs control of the server's clock; the in-process demo moves it (run without --server)"

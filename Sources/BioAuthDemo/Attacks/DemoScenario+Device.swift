@@ -4,7 +4,7 @@ import Foundation
 /// Attacks 6 and 7: the phone's owner settings change under the app.
 extension DemoScenario {
     /// Attack 6: someone adds their face; the key dies with the old enrollment.
-    public func attackEnrollmentChange() async throws -> DemoSection {
+    package func attackEnrollmentChange() async throws -> DemoSection {
         guard let old = registration else { throw BioAuthError.itemNotFound }
         device.enroll("someone else")
         relaunchApp()
@@ -38,7 +38,7 @@ extension DemoScenario {
     }
 
     /// Attack 7: the device passcode is removed; every protected item goes with it.
-    public func attackPasscodeRemoved() async throws -> DemoSection {
+    package func attackPasscodeRemoved() async throws -> DemoSection {
         let before = device.storedItemCount
         device.removePasscode()
         let after = device.storedItemCount

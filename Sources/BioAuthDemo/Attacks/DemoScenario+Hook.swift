@@ -5,7 +5,7 @@ import Foundation
 /// event-based anti-pattern.
 extension DemoScenario {
     /// Attack 1: the phone is in the attacker's hands; they hook `evaluatePolicy` to succeed.
-    public func attackHookedEvaluatePolicy() async throws -> DemoSection {
+    package func attackHookedEvaluatePolicy() async throws -> DemoSection {
         let token = await client.sessionToken ?? ""
         device.attacker.hookEvaluatePolicy()
         relaunchApp()
@@ -44,7 +44,7 @@ extension DemoScenario {
     }
 
     /// For contrast: an event-based "bad app" on the same hooked phone falls at once.
-    public func antiPatternEventBasedApp() async throws -> DemoSection {
+    package func antiPatternEventBasedApp() async throws -> DemoSection {
         let badApp = EventBasedApp(device: device, http: http)
         try await badApp.signIn(username: username, password: password)
         let prompts = device.promptCount

@@ -4,7 +4,7 @@ import Foundation
 /// Attack 9: guessing the PIN on the device.
 extension DemoScenario {
     /// Attack 9: five wrong PINs, then the right one.
-    public func attackPINBruteForce() async throws -> DemoSection {
+    package func attackPINBruteForce() async throws -> DemoSection {
         let guesses = ["000000", "123456", "111111", "654321", "121212"].filter { $0 != pin }.prefix(5)
         var answers: [BioAuthError?] = []
         for guess in guesses {

@@ -13,7 +13,7 @@ extension DemoScenario {
 
     /// Attack 8: the attacker tries the most common PINs (and Alice's own) against many usernames,
     /// then with a key of their own; nothing signs in, and no guess even reaches a PIN check.
-    public func attackPINSpraying() async throws -> DemoSection {
+    package func attackPINSpraying() async throws -> DemoSection {
         // Sign in with the PIN once, so the attacker can sniff the PIN key's registration id.
         try await client.signInWithPIN(pin)
         let usernames = [username] + (1...10).map { "customer-\($0)-\(username.suffix(6))" }

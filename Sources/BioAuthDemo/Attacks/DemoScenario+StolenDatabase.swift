@@ -4,7 +4,7 @@ import Foundation
 /// Attack 5: a stolen copy of the server's database.
 extension DemoScenario {
     /// Attack 5: the attacker copies the SQLite file and tries to sign in with what is in it.
-    public func attackStolenDatabase() async throws -> DemoSection {
+    package func attackStolenDatabase() async throws -> DemoSection {
         let title = "A stolen copy of the database"
         guard let server = target.inProcess else {
             let reason = "needs the server's database file; the in-process demo copies its own (run without --server)"

@@ -11,7 +11,7 @@ extension DemoScenario {
     /// Attack 10: the attacker holds a live bearer token of Alice's (from another device's memory
     /// or a log) after the step-up window of its sign-in, and tries to turn it into a lasting
     /// credential; then Alice signs out everywhere else.
-    public func attackStolenToken() async throws -> DemoSection {
+    package func attackStolenToken() async throws -> DemoSection {
         let title = "A stolen session token: no lasting credential, and sign-out everywhere ends it"
         guard let server = target.inProcess else {
             let reason = "needs control of the server's clock to age the stolen session; the in-process demo moves it (run without --server)"

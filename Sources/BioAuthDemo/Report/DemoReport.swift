@@ -1,16 +1,16 @@
 /// Everything one run of the demo did and found, in the order it happened.
-public struct DemoReport: Codable, Sendable, Equatable {
+package struct DemoReport: Codable, Sendable, Equatable {
     /// `in-process` (a server on a temporary SQLite file) or `remote` (`--server URL`).
-    public var mode: String
+    package var mode: String
     /// The server the simulated phone talked to.
-    public var serverURL: String
+    package var serverURL: String
     /// The walk through the scenario, then the attacks.
-    public var sections: [DemoSection]
+    package var sections: [DemoSection]
     /// Every security property checked, in the order checked.
-    public var properties: [PropertyResult]
+    package var properties: [PropertyResult]
 
     /// Whether no property failed (skipped ones do not count as failures).
-    public var allPassed: Bool { !properties.contains { $0.status == .fail } }
+    package var allPassed: Bool { !properties.contains { $0.status == .fail } }
 
     enum CodingKeys: String, CodingKey {
         case mode, sections, properties
@@ -19,7 +19,7 @@ public struct DemoReport: Codable, Sendable, Equatable {
     }
 
     /// Creates a report.
-    public init(mode: String, serverURL: String, sections: [DemoSection], properties: [PropertyResult]) {
+    package init(mode: String, serverURL: String, sections: [DemoSection], properties: [PropertyResult]) {
         self.mode = mode
         self.serverURL = serverURL
         self.sections = sections
@@ -27,7 +27,7 @@ public struct DemoReport: Codable, Sendable, Equatable {
     }
 
     /// Encodes `all_passed` as well, for machines reading `--json`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mode, forKey: .mode)
         try container.encode(serverURL, forKey: .serverURL)
@@ -37,7 +37,7 @@ public struct DemoReport: Codable, Sendable, Equatable {
     }
 
     /// Decodes a report (`all_passed` is recomputed).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decode(String.self, forKey: .mode)
         serverURL = try container.decode(String.self, forKey: .serverURL)

@@ -1,7 +1,7 @@
 /// One step of the scenario or one attack: what happened, in plain words, and what crossed the wire.
-public struct DemoSection: Codable, Sendable, Equatable {
+package struct DemoSection: Codable, Sendable, Equatable {
     /// Whether this is a step of the scenario or an attack.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// One of the seed scenario's ten steps.
         case step
         /// An attack, shown failing.
@@ -11,21 +11,21 @@ public struct DemoSection: Codable, Sendable, Equatable {
     }
 
     /// Step or attack.
-    public var kind: Kind
+    package var kind: Kind
     /// The scenario's step number (1…10), or the attack's position.
-    public var number: Int
+    package var number: Int
     /// A one-line title.
-    public var title: String
+    package var title: String
     /// What happened and why, in plain words.
-    public var explanation: String
+    package var explanation: String
     /// What the phone, the user or the attacker did, line by line (no secrets, only abbreviations).
-    public var events: [String]
+    package var events: [String]
     /// Every HTTP exchange, in order, with secrets abbreviated.
-    public var wire: [WireExchange]
+    package var wire: [WireExchange]
     /// The properties this section checked.
-    public var properties: [PropertyResult]
+    package var properties: [PropertyResult]
     /// Why the section did not run, if it did not.
-    public var skippedBecause: String?
+    package var skippedBecause: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, number, title, explanation, events, wire, properties
@@ -33,7 +33,7 @@ public struct DemoSection: Codable, Sendable, Equatable {
     }
 
     /// Creates a section.
-    public init(
+    package init(
         kind: Kind, number: Int, title: String, explanation: String, events: [String] = [], wire: [WireExchange] = [],
         properties: [PropertyResult] = [], skippedBecause: String? = nil
     ) {
@@ -55,7 +55,7 @@ public struct DemoSection: Codable, Sendable, Equatable {
     }
 
     /// The result for `property`, if this section checked it.
-    public func result(_ property: SecurityProperty) -> PropertyResult? {
+    package func result(_ property: SecurityProperty) -> PropertyResult? {
         properties.first { $0.property == property }
     }
 }

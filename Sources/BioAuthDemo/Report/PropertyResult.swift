@@ -1,7 +1,7 @@
 /// The verdict on one security property.
-public struct PropertyResult: Codable, Sendable, Equatable {
+package struct PropertyResult: Codable, Sendable, Equatable {
     /// Held, broken, or not checked in this mode.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// The property held.
         case pass = "PASS"
         /// The property did not hold.
@@ -11,16 +11,16 @@ public struct PropertyResult: Codable, Sendable, Equatable {
     }
 
     /// Which property.
-    public var property: SecurityProperty
+    package var property: SecurityProperty
     /// Its one-line statement.
-    public var statement: String
+    package var statement: String
     /// The verdict.
-    public var status: Status
+    package var status: Status
     /// The evidence, or why it failed or was skipped.
-    public var detail: String
+    package var detail: String
 
     /// A verdict from a check: ``Status/pass`` when `held`.
-    public init(_ property: SecurityProperty, held: Bool, _ detail: String) {
+    package init(_ property: SecurityProperty, held: Bool, _ detail: String) {
         self.property = property
         statement = property.statement
         status = held ? .pass : .fail
@@ -28,12 +28,12 @@ public struct PropertyResult: Codable, Sendable, Equatable {
     }
 
     /// A property not checked in this mode.
-    public static func skipped(_ property: SecurityProperty, because reason: String) -> PropertyResult {
+    package static func skipped(_ property: SecurityProperty, because reason: String) -> PropertyResult {
         var result = PropertyResult(property, held: true, reason)
         result.status = .skip
         return result
     }
 
     /// Whether the property held.
-    public var passed: Bool { status == .pass }
+    package var passed: Bool { status == .pass }
 }

@@ -1,5 +1,5 @@
 /// The security properties the demo checks, each also a named test (see docs/SECURITY.md).
-public enum SecurityProperty: String, Codable, Sendable, CaseIterable {
+package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     /// The scenario works: signed in from a signature the server verified, one prompt per use.
     case resultBasedSignIn = "result_based_sign_in"
     /// A hooked `evaluatePolicy` "success" yields no session token and no valid signature.
@@ -26,7 +26,7 @@ public enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     case stolenTokenCannotPersist = "stolen_token_cannot_persist"
 
     /// The property in one line.
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .resultBasedSignIn: "Sign-in comes from a signature the server verified; one prompt each time"
         case .hookedCallbackYieldsNothing: "A hooked evaluatePolicy \"success\" yields no token and no signature"

@@ -1,21 +1,21 @@
 /// One HTTP request and its answer, as an eavesdropper would see them, except that every token,
 /// key, signature and challenge is abbreviated (`bat_s4j2…xgeM`) and passwords and PINs are masked.
-public struct WireExchange: Codable, Sendable, Equatable {
+package struct WireExchange: Codable, Sendable, Equatable {
     /// `POST`, `GET`, …
-    public var method: String
+    package var method: String
     /// The path, e.g. `/v1/sessions/password`.
-    public var path: String
+    package var path: String
     /// The abbreviated bearer token, when the request carried one.
-    public var bearer: String?
+    package var bearer: String?
     /// The request body, abbreviated (nested objects shown as `{…}`).
-    public var request: String?
+    package var request: String?
     /// The HTTP status of the answer (0 when none came).
-    public var status: Int
+    package var status: Int
     /// The answer body, abbreviated.
-    public var response: String?
+    package var response: String?
 
     /// Creates an exchange.
-    public init(method: String, path: String, bearer: String? = nil, request: String? = nil, status: Int, response: String? = nil) {
+    package init(method: String, path: String, bearer: String? = nil, request: String? = nil, status: Int, response: String? = nil) {
         self.method = method
         self.path = path
         self.bearer = bearer

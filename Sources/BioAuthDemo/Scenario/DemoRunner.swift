@@ -2,7 +2,7 @@ import BioAuthKit
 import Foundation
 
 /// Runs the whole demo: the ten steps, then the attacks, and collects the property table.
-public enum DemoRunner {
+package enum DemoRunner {
     /// One thing the demo does, with the properties it is responsible for (reported as failed
     /// if it throws before checking them).
     struct Stage {
@@ -41,7 +41,7 @@ public enum DemoRunner {
     /// Runs every step and attack against `target`, handing each section to `onSection` as soon
     /// as it is done (to print it, or to wait for Enter). A step that fails stops the walk (the
     /// attacks need its state); the properties it guards, and all later ones, are then failed.
-    public static func run(target: DemoTarget, onSection: (DemoSection) async -> Void = { _ in }) async -> DemoReport {
+    package static func run(target: DemoTarget, onSection: (DemoSection) async -> Void = { _ in }) async -> DemoReport {
         let scenario = DemoScenario(target: target)
         var sections: [DemoSection] = []
         var properties: [PropertyResult] = []
@@ -73,7 +73,7 @@ public enum DemoRunner {
 
     /// Starts a server in-process on a temporary SQLite file, runs the demo against it, then
     /// stops the server and deletes the file.
-    public static func runInProcess(onSection: (DemoSection) async -> Void = { _ in }) async throws -> DemoReport {
+    package static func runInProcess(onSection: (DemoSection) async -> Void = { _ in }) async throws -> DemoReport {
         let server = try await InProcessServer.start()
         let report = await run(target: .inProcess(server), onSection: onSection)
         await server.stop()

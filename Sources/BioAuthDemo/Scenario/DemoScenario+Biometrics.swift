@@ -10,7 +10,7 @@ import Crypto
 /// token read back from secure storage.
 extension DemoScenario {
     /// Step 6: the app sets up biometric sign-in and stores the token behind it.
-    public func step6EnableBiometrics() async throws -> DemoSection {
+    package func step6EnableBiometrics() async throws -> DemoSection {
         device.willAnswer(.present("owner"))
         let (registration, prompts) = try await countingPrompts { try await client.enableBiometricSignIn(label: "Alice's phone", prompt: "Turn on Face ID sign-in") }
         self.registration = registration
@@ -29,7 +29,7 @@ extension DemoScenario {
     }
 
     /// Step 7: the user is logged in and uses the app (and sets a PIN as the fallback factor).
-    public func step7UseApp() async throws -> DemoSection {
+    package func step7UseApp() async throws -> DemoSection {
         guard let token = await client.sessionToken else { throw BioAuthError.notSignedIn }
         let (status, _) = try await http.call("GET", "/v1/sessions/current", token: token)
         try await client.setPIN(pin)
@@ -44,7 +44,7 @@ extension DemoScenario {
     }
 
     /// Step 8: on the next launch the app checks whether biometric sign-in is enabled.
-    public func step8Relaunch() async -> DemoSection {
+    package func step8Relaunch() async -> DemoSection {
         relaunchApp()
         let (enabled, prompts) = await countingPrompts { await client.isBiometricSignInEnabled() }
         return section(.step, 8, "Next launch: is biometric sign-in enabled?", """
@@ -55,7 +55,7 @@ extension DemoScenario {
     }
 
     /// Step 9: the app signs in with biometrics.
-    public func step9SignInWithBiometrics() async throws -> DemoSection {
+    package func step9SignInWithBiometrics() async throws -> DemoSection {
         device.willAnswer(.present("owner"))
         let (signedIn, prompts) = try await countingPrompts { try await client.signInWithBiometrics(prompt: "Sign in to Bank") }
         promptsPerOperation.append(prompts)
@@ -72,7 +72,7 @@ extension DemoScenario {
     }
 
     /// Step 10: the app reads the backend token from secure storage.
-    public func step10RestoreToken() async throws -> DemoSection {
+    package func step10RestoreToken() async throws -> DemoSection {
         relaunchApp()
         device.willAnswer(.present("owner"))
         let (signedIn, prompts) = try await countingPrompts { try await client.restoreSession(prompt: "Unlock Bank") }

@@ -5,7 +5,7 @@ import Foundation
 /// of Face ID.
 extension DemoScenario {
     /// Step 1: the user opens the app and sees the login screen.
-    public func step1OpenApp() async throws -> DemoSection {
+    package func step1OpenApp() async throws -> DemoSection {
         try await client.signUp(username: username, password: password)
         let enabled = await client.isBiometricSignInEnabled()
         return section(.step, 1, "Alice opens the app and sees the login screen", """
@@ -20,7 +20,7 @@ extension DemoScenario {
     }
 
     /// Step 2: the user enters a username and password.
-    public func step2EnterPassword() -> DemoSection {
+    package func step2EnterPassword() -> DemoSection {
         section(.step, 2, "She types her username and password", """
             The password goes only to the server, over the connection; the app never stores it. \
             (The demo never prints it either: passwords and PINs show as ••••••.)
@@ -28,7 +28,7 @@ extension DemoScenario {
     }
 
     /// Step 3: the app sends the credentials to the server.
-    public func step3SendCredentials() async throws -> DemoSection {
+    package func step3SendCredentials() async throws -> DemoSection {
         let signedIn = try await client.signIn(username: username, password: password)
         signedInMethods.append(signedIn.session.authentication.method)
         return section(.step, 3, "The app sends them to the server", """
@@ -38,7 +38,7 @@ extension DemoScenario {
     }
 
     /// Step 4: the server issues a session token.
-    public func step4SessionToken() async -> DemoSection {
+    package func step4SessionToken() async -> DemoSection {
         let token = await client.sessionToken ?? ""
         let session = await client.session
         return section(.step, 4, "The server issues a unique session token", """
@@ -51,7 +51,7 @@ extension DemoScenario {
     }
 
     /// Step 5: the app offers biometric sign-in.
-    public func step5OfferBiometrics() async -> DemoSection {
+    package func step5OfferBiometrics() async -> DemoSection {
         let context = device.backends.localAuthentication.makeContext()
         let availability = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)
         return section(.step, 5, "The app offers Face ID for future logins", """

@@ -8,29 +8,29 @@ import Foundation
 ///
 /// Each step and attack is a method returning a ``DemoSection``; run them in order (later ones
 /// use the state earlier ones built). ``DemoRunner`` does that; tests call them directly.
-public final class DemoScenario {
+package final class DemoScenario {
     /// Where the phone signs in.
-    public let target: DemoTarget
+    package let target: DemoTarget
     /// Alice's phone: Face ID, a passcode, her face enrolled.
-    public let device = SimulatedDevice(biometry: .faceID, passcode: "482916", enrolled: ["owner"])
+    package let device = SimulatedDevice(biometry: .faceID, passcode: "482916", enrolled: ["owner"])
     /// The network, tapped.
-    public let tap = WireTap()
+    package let tap = WireTap()
     /// The app on the phone (replaced when the app is relaunched).
-    public internal(set) var client: BioAuthClient
+    package internal(set) var client: BioAuthClient
     /// Alice's username (unique per run, so a shared server never sees it twice).
-    public let username = "alice-\(UUID().uuidString.prefix(6).lowercased())"
+    package let username = "alice-\(UUID().uuidString.prefix(6).lowercased())"
     /// Her password (never printed).
-    public let password = "correct horse battery"
+    package let password = "correct horse battery"
     /// Her PIN, the fallback factor (never printed).
-    public let pin = "246810"
+    package let pin = "246810"
     /// Her current biometric registration.
-    public internal(set) var registration: Registration?
+    package internal(set) var registration: Registration?
     /// Prompts shown by each biometric operation of the walk (enable, sign in, restore).
     var promptsPerOperation: [Int] = []
     var signedInMethods: [AuthenticationMethod] = []
 
     /// A scenario against `target`.
-    public init(target: DemoTarget) {
+    package init(target: DemoTarget) {
         self.target = target
         client = Self.makeClient(target: target, device: device, tap: tap)
     }

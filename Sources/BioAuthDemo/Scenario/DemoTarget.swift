@@ -1,22 +1,22 @@
 import Foundation
 
 /// The server the demo's phone talks to.
-public struct DemoTarget: Sendable {
+package struct DemoTarget: Sendable {
     /// Its base URL.
-    public var baseURL: URL
+    package var baseURL: URL
     /// The relying-party id it signs challenges for.
-    public var relyingPartyID: String
+    package var relyingPartyID: String
     /// The in-process server, when the demo started one (the attacks that need its clock or its
     /// database file run only then).
-    public var inProcess: InProcessServer?
+    package var inProcess: InProcessServer?
 
     /// A server started by the demo.
-    public static func inProcess(_ server: InProcessServer) -> DemoTarget {
+    package static func inProcess(_ server: InProcessServer) -> DemoTarget {
         DemoTarget(baseURL: server.baseURL, relyingPartyID: InProcessServer.relyingPartyID, inProcess: server)
     }
 
     /// A server already running elsewhere (`--server URL`).
-    public static func remote(_ baseURL: URL, relyingPartyID: String) -> DemoTarget {
+    package static func remote(_ baseURL: URL, relyingPartyID: String) -> DemoTarget {
         DemoTarget(baseURL: baseURL, relyingPartyID: relyingPartyID, inProcess: nil)
     }
 }

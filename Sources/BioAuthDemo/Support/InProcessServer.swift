@@ -5,16 +5,16 @@ import ServiceLifecycle
 
 /// A BioAuth server inside the demo's process, on a loopback port and a SQLite file in a fresh
 /// temporary folder that ``stop()`` deletes.
-public final class InProcessServer: Sendable {
+package final class InProcessServer: Sendable {
     /// The relying-party id the in-process server is configured with.
-    public static let relyingPartyID = "demo.bioauth.example"
+    package static let relyingPartyID = "demo.bioauth.example"
 
     /// Where the phone reaches it.
-    public let baseURL: URL
+    package let baseURL: URL
     /// The SQLite file (the stolen-database attack copies it).
-    public let databasePath: String
+    package let databasePath: String
     /// How long a challenge lives.
-    public let challengeTTL: Duration
+    package let challengeTTL: Duration
     let clock: DemoClock
     private let folder: URL
     private let server: AuthServer
@@ -37,7 +37,7 @@ public final class InProcessServer: Sendable {
     ///
     /// - Parameter passwordCost: bcrypt cost (`bioauth serve` uses 12; the demo 10, the floor
     ///   `serve` accepts, to stay quick).
-    public static func start(passwordCost: UInt8 = 10) async throws -> InProcessServer {
+    package static func start(passwordCost: UInt8 = 10) async throws -> InProcessServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let clock = DemoClock()
@@ -76,12 +76,12 @@ public final class InProcessServer: Sendable {
     }
 
     /// Moves the server's clock forward.
-    public func advanceClock(by seconds: TimeInterval) {
+    package func advanceClock(by seconds: TimeInterval) {
         clock.advance(by: seconds)
     }
 
     /// Stops serving, closes the database and deletes its folder.
-    public func stop() async {
+    package func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
         try? await server.close()

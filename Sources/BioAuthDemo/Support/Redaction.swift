@@ -2,20 +2,20 @@ import BioAuthKit
 import Foundation
 
 /// How the demo shows secrets: never whole.
-public enum Redaction {
+package enum Redaction {
     /// `bat_s4j2…xgeM`: the first eight and last four characters of anything longer than twelve.
-    public static func abbreviate(_ text: String) -> String {
+    package static func abbreviate(_ text: String) -> String {
         guard text.count > 12 else { return text }
         return "\(text.prefix(8))…\(text.suffix(4))"
     }
 
     /// Bytes shown as abbreviated base64url.
-    public static func abbreviate(_ data: Data) -> String {
+    package static func abbreviate(_ data: Data) -> String {
         abbreviate(Base64URL.encode(data))
     }
 
     /// A URL path with every long segment (an id) abbreviated.
-    public static func abbreviatePath(_ path: String) -> String {
+    package static func abbreviatePath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { $0.count > 16 ? abbreviate(String($0)) : String($0) }.joined(separator: "/")
     }
 
@@ -26,7 +26,7 @@ public enum Redaction {
 
     /// A JSON body in one line: secrets abbreviated, passwords and PINs masked, nested objects
     /// shown as `{…}` (except an `error`), arrays as their length. Not JSON: its size only.
-    public static func summarize(_ body: Data?) -> String? {
+    package static func summarize(_ body: Data?) -> String? {
         guard let body, !body.isEmpty else { return nil }
         guard let object = try? JSONSerialization.jsonObject(with: body) else { return "(\(body.count) bytes)" }
         return render(object, key: nil, depth: 0)

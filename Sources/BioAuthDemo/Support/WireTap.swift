@@ -8,7 +8,7 @@ import FoundationNetworking
 /// The demo's network: forwards every request, keeps an abbreviated copy of each exchange for the
 /// section being shown, keeps the raw requests so an attacker can replay them, and lets an
 /// attack hold a request back before it goes out.
-public final class WireTap: HTTPTransport, @unchecked Sendable {
+package final class WireTap: HTTPTransport, @unchecked Sendable {
     private struct State {
         var exchanges: [WireExchange] = []
         var requests: [URLRequest] = []
@@ -20,12 +20,12 @@ public final class WireTap: HTTPTransport, @unchecked Sendable {
     private let state = Mutex(State())
 
     /// Taps `next`.
-    public init(_ next: any HTTPTransport = URLSessionTransport()) {
+    package init(_ next: any HTTPTransport = URLSessionTransport()) {
         self.next = next
     }
 
     /// Forwards `request` (after any hold) and records the exchange.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    package func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let hold = state.withLock { state in
             state.requests.append(request)
             return state.hold
@@ -42,24 +42,24 @@ public final class WireTap: HTTPTransport, @unchecked Sendable {
     }
 
     /// Sends a recorded request again, byte for byte, and records the exchange.
-    public func replay(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    package func replay(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await next.send(request)
         record(request, status: response.statusCode, body: data)
         return (data, response)
     }
 
     /// The last request whose path ends with `suffix`.
-    public func lastRequest(pathSuffix suffix: String) -> URLRequest? {
+    package func lastRequest(pathSuffix suffix: String) -> URLRequest? {
         state.withLock { $0.requests.last { $0.url?.path.hasSuffix(suffix) == true } }
     }
 
     /// Runs `hold` before each request from now on (`nil` to stop).
-    public func setHold(_ hold: (@Sendable (URLRequest) async -> Void)?) {
+    package func setHold(_ hold: (@Sendable (URLRequest) async -> Void)?) {
         state.withLock { $0.hold = hold }
     }
 
     /// The exchanges recorded since the last call, and forgets them.
-    public func drain() -> [WireExchange] {
+    package func drain() -> [WireExchange] {
         state.withLock { state in
             defer { state.exchanges = [] }
             return state.exchanges
@@ -68,7 +68,7 @@ public final class WireTap: HTTPTransport, @unchecked Sendable {
 
     /// Every session token the server handed out through this tap (kept in memory, never shown:
     /// the stolen-database attack looks for them in the file).
-    public var issuedTokens: [String] { state.withLock { $0.tokens } }
+    package var issuedTokens: [String] { state.withLock { $0.tokens } }
 
     private func record(_ request: URLRequest, status: Int, body: Data?) {
         let bearer = request.value(forHTTPHeaderField: "Authorization").map { Redaction.abbreviate(String($0.dropFirst("Bearer ".count))) }

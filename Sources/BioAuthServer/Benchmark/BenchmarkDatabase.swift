@@ -10,12 +10,12 @@ import SQLKit
 /// Nothing here is reachable over HTTP. ``signInCommitRate(workers:duration:)`` runs the
 /// sign-in's reads and transactions without the signature check, which is what lets it measure
 /// the database alone.
-public struct BenchmarkDatabase: Sendable {
+package struct BenchmarkDatabase: Sendable {
     private let server: AuthServer
 
     /// Opens (creating and migrating as needed) the database at `location`: a SQLite file, or a
     /// `postgres://` URL.
-    public static func open(_ location: String, maxConnections: Int = 20, logger: Logger) async throws -> BenchmarkDatabase {
+    package static func open(_ location: String, maxConnections: Int = 20, logger: Logger) async throws -> BenchmarkDatabase {
         var configuration = ServerConfiguration()
         configuration.databasePath = location
         configuration.databaseMaxConnections = maxConnections
@@ -28,12 +28,12 @@ public struct BenchmarkDatabase: Sendable {
     }
 
     /// Closes the database.
-    public func close() async throws {
+    package func close() async throws {
         try await server.close()
     }
 
     /// Opens the database at `location`, runs `body` with it, and closes it, also when `body` throws.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ location: String, maxConnections: Int = 20, logger: Logger, _ body: (BenchmarkDatabase) async throws -> T
     ) async throws -> T {
         let database = try await open(location, maxConnections: maxConnections, logger: logger)
@@ -60,7 +60,7 @@ public struct BenchmarkDatabase: Sendable {
     /// hashes would take days).
     ///
     /// - Parameter progress: Called after each batch with the number of accounts added so far.
-    public func seed(accounts: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
+    package func seed(accounts: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
         let passwordHash = try await PasswordHasher(cost: 10).hash("seeded account \(UUID())")
         let batch = 2_000
         var added = 0
@@ -83,7 +83,7 @@ public struct BenchmarkDatabase: Sendable {
     /// Without this, the run after seeding a million accounts measures that catch-up (an
     /// autovacuum of a million fresh rows, a gigabyte of pages flushed) competing for the disk
     /// with the sign-ins' commits, not the database at that size.
-    public func settle() async throws {
+    package func settle() async throws {
         switch flavor {
         case .sqlite:
             _ = try await database.withDatabase { db in try await db.raw("PRAGMA wal_checkpoint(TRUNCATE)").all() }
@@ -138,16 +138,16 @@ public struct BenchmarkDatabase: Sendable {
     // MARK: The commit probe
 
     /// What ``signInCommitRate(workers:duration:)`` measured.
-    public struct CommitRate: Codable, Sendable {
+    package struct CommitRate: Codable, Sendable {
         /// Sign-ins whose transactions all committed within the measured time.
-        public var signIns: Int
+        package var signIns: Int
         /// The measured time.
-        public var seconds: Double
+        package var seconds: Double
         /// Commits one sign-in makes: the challenge (not waiting for the disk), then the
         /// completion (durable).
-        public var commitsPerSignIn: Int
+        package var commitsPerSignIn: Int
         /// Sign-ins per second.
-        public var signInsPerSecond: Double { seconds > 0 ? Double(signIns) / seconds : 0 }
+        package var signInsPerSecond: Double { seconds > 0 ? Double(signIns) / seconds : 0 }
     }
 
     /// Runs the database work of complete biometric sign-ins — issue a challenge, read it back,
@@ -155,7 +155,7 @@ public struct BenchmarkDatabase: Sendable {
     /// the same services and transactions the server uses, but no HTTP and no signature check.
     ///
     /// The result is the database's own ceiling for biometric sign-ins on this machine.
-    public func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
+    package func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
         let registrationIDs = try await database.transaction { db in
             try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
         }

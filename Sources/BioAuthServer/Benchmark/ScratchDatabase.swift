@@ -4,10 +4,10 @@ import SQLKit
 
 /// Throwaway PostgreSQL databases, for `bioauth bench` and the test suite: every measurement or
 /// test starts from an empty schema without touching the server's other databases.
-public enum ScratchDatabase {
+package enum ScratchDatabase {
     /// Creates the database `name`, runs `body` with a URL for it, and drops it afterwards, also
     /// when `body` throws.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ name: String, on adminURL: String, logger: Logger, _ body: (String) async throws -> T
     ) async throws -> T {
         let url = try await create(name, on: adminURL, logger: logger)
@@ -22,7 +22,7 @@ public enum ScratchDatabase {
     }
 
     /// Creates a database named `name` on the server `adminURL` reaches, and returns a URL for it.
-    public static func create(_ name: String, on adminURL: String, logger: Logger) async throws -> String {
+    package static func create(_ name: String, on adminURL: String, logger: Logger) async throws -> String {
         try await withAdmin(adminURL, logger: logger) { db in
             try await db.raw("CREATE DATABASE \(ident: name)").run()
         }
@@ -34,7 +34,7 @@ public enum ScratchDatabase {
 
     /// Drops the database `name` (made by ``create(_:on:logger:)``), if it is there, closing any
     /// connection still open to it.
-    public static func drop(_ name: String, on adminURL: String, logger: Logger) async throws {
+    package static func drop(_ name: String, on adminURL: String, logger: Logger) async throws {
         try await withAdmin(adminURL, logger: logger) { db in
             try await db.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run()
         }

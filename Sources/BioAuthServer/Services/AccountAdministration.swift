@@ -6,29 +6,29 @@ import SQLKit
 /// sessions, revoke their device keys, unlock their factors, and set a one-time password that
 /// must be changed at the next sign-in. Each action is one transaction with its audit event, on
 /// either database.
-public struct AccountAdministration: Sendable {
+package struct AccountAdministration: Sendable {
     let database: any DatabaseProvider
     let hasher: PasswordHasher
     let time: TimeSource
 
     /// A failure an operator can act on.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public var description: String
+        package var description: String
     }
 
     /// What ``recover(username:)`` did.
-    public struct Recovery: Sendable, Equatable {
+    package struct Recovery: Sendable, Equatable {
         /// Sessions ended.
-        public var sessionsRevoked: Int
+        package var sessionsRevoked: Int
         /// Device keys (biometric and PIN) revoked.
-        public var registrationsRevoked: Int
+        package var registrationsRevoked: Int
         /// The one-time password to hand to the user; it works once, for a password change.
-        public var oneTimePassword: String
+        package var oneTimePassword: String
     }
 
     /// Ends every live session of the user; returns how many.
-    public func revokeSessions(username: String) async throws -> Int {
+    package func revokeSessions(username: String) async throws -> Int {
         try await withUser(username) { db, user, now in
             let count = try await SessionService.revokeAll(db, userID: user.id, sparing: nil, now: now)
             try await AuditLog.record(db, userID: user.id, type: .adminSessionsRevoked, outcome: .success, at: now)
@@ -38,7 +38,7 @@ public struct AccountAdministration: Sendable {
 
     /// Revokes every device key (biometric and PIN) of the user, and the sessions they signed in;
     /// returns how many keys.
-    public func revokeRegistrations(username: String) async throws -> Int {
+    package func revokeRegistrations(username: String) async throws -> Int {
         try await withUser(username) { db, user, now in
             let ids = try await db.raw("""
                 SELECT id FROM registrations WHERE user_id = \(bind: user.id) AND status IN ('pending', 'active')
@@ -50,7 +50,7 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Clears the lockouts of the user's password and PIN (an escalated PIN lock included).
-    public func unlockFactors(username: String) async throws {
+    package func unlockFactors(username: String) async throws {
         try await withUser(username) { db, user, now in
             try await FactorLockout.clear(db, usernameKey: user.usernameKey, factor: .password)
             try await FactorLockout.clear(db, usernameKey: user.usernameKey, factor: .pin)
@@ -60,7 +60,7 @@ public struct AccountAdministration: Sendable {
 
     /// Replaces the password with a new random one-time password and returns it: the user signs
     /// in with it, and that session can do nothing but change the password.
-    public func resetPassword(username: String) async throws -> String {
+    package func resetPassword(username: String) async throws -> String {
         let password = Self.oneTimePassword()
         let hash = try await hasher.hash(password)
         try await withUser(username) { db, user, now in
@@ -74,7 +74,7 @@ public struct AccountAdministration: Sendable {
     }
 
     /// All of the above: the way back in for a user who lost every device and the password.
-    public func recover(username: String) async throws -> Recovery {
+    package func recover(username: String) async throws -> Recovery {
         let sessions = try await revokeSessions(username: username)
         let registrations = try await revokeRegistrations(username: username)
         try await unlockFactors(username: username)
@@ -83,7 +83,7 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Closes the database.
-    public func close() async throws {
+    package func close() async throws {
         try await database.shutdown()
     }
 
