@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.33.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -88,11 +89,23 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
+        // What tests, the demo and the bench share: throwaway databases, an in-process server on
+        // loopback, the `bioauth` process.
+        .target(
+            name: "BioAuthTesting",
+            dependencies: [
+                "BioAuthServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
+        ),
         // `bioauth bench`: a real server over loopback HTTP, many simulated devices, the machine's limits.
         .target(
             name: "BioAuthBench",
             dependencies: [
                 "BioAuthServer",
+                "BioAuthTesting",
+                .product(name: "SQLKit", package: "sql-kit"),
                 "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -141,6 +154,7 @@ let package = Package(
             name: "BioAuthServerTests",
             dependencies: [
                 "BioAuthServer",
+                "BioAuthTesting",
                 "bioauth",  // built with the tests; ServeCommandTests run the binary
                 "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Logging
 
@@ -142,7 +143,7 @@ package struct BenchRunner: Sendable {
                 defer { progress.end() }
                 try await db.seed(accounts: accounts) { added.value = $0 }
             }
-            let seconds = start.duration(to: clock.now).seconds
+            let seconds = start.duration(to: clock.now).timeInterval
             progress.note("\(label): letting the database settle")
             try await db.settle()
             return seconds

@@ -39,7 +39,7 @@ struct LoadGenerator: Sendable {
             try? await Task.sleep(until: measureFrom, clock: clock)
             let server0 = server.cpuSeconds, client0 = ProcessStats.cpuSeconds(pid: getpid()), written0 = server.writtenBytes
             try? await Task.sleep(until: end, clock: clock)
-            let seconds = duration.seconds
+            let seconds = duration.timeInterval
             return ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds,
                     server.writtenBytes - written0)
         }()
@@ -94,7 +94,7 @@ struct LoadGenerator: Sendable {
         let operations = Int(outcomes.histogram.totalCount)
         return LoadResult(
             connections: connections, offeredRate: offeredRate, operations: operations, errors: outcomes.errors,
-            seconds: duration.seconds, throughput: Double(operations) / duration.seconds, latency: Latency(outcomes.histogram),
+            seconds: duration.timeInterval, throughput: Double(operations) / duration.timeInterval, latency: Latency(outcomes.histogram),
             startLag: offeredRate == nil ? nil : Latency(outcomes.lag),
             serverCPUCores: serverCPU, clientCPUCores: clientCPU,
             serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil, firstError: outcomes.firstError)
@@ -117,11 +117,11 @@ private struct WorkerOutcome: Sendable {
     var firstError: String?
 
     mutating func record(microseconds duration: Duration) {
-        _ = histogram.record(UInt64(max(1, duration.seconds * 1e6)))
+        _ = histogram.record(UInt64(max(1, duration.timeInterval * 1e6)))
     }
 
     mutating func recordLag(_ duration: Duration) {
-        _ = lag.record(UInt64(max(1, duration.seconds * 1e6)))
+        _ = lag.record(UInt64(max(1, duration.timeInterval * 1e6)))
     }
 
     mutating func fail(_ error: any Error) {

@@ -17,8 +17,8 @@ final class ProgressLine: Sendable {
         let task = Task { [weak self] in
             while !Task.isCancelled, let self {
                 let done = count()
-                let elapsed = start.duration(to: clock.now).seconds
-                let left = end.map { ", \(Int(max(0, clock.now.duration(to: $0).seconds).rounded(.up))) s left" } ?? ""
+                let elapsed = start.duration(to: clock.now).timeInterval
+                let left = end.map { ", \(Int(max(0, clock.now.duration(to: $0).timeInterval).rounded(.up))) s left" } ?? ""
                 self.write("\r\u{1B}[K\(label): \(done) done, \(Int(Double(done) / max(elapsed, 0.001)))/s\(left)")
                 try? await Task.sleep(for: .milliseconds(500))
             }

@@ -12,7 +12,8 @@ import ServiceLifecycle
 package struct AuthServer: Sendable {
     /// What the server was told.
     package let configuration: ServerConfiguration
-    let database: any DatabaseProvider
+    /// The database it serves.
+    package let database: any DatabaseProvider
     /// The keys PIN hashes are made with.
     let pinKeys: PINKeyRing
     private let logger: Logger
@@ -174,6 +175,11 @@ package struct AuthServer: Sendable {
     /// Closes the database.
     package func close() async throws {
         try await database.shutdown()
+    }
+
+    /// The biometric sign-in as this configuration sets it up, with its own session service.
+    package func biometricService() -> BiometricService {
+        biometricService(sessions: SessionService(database: database, time: configuration.timeSource, defaultMinutes: configuration.defaultSessionMinutes))
     }
 
     /// The biometric sign-in as this configuration sets it up.

@@ -63,7 +63,7 @@ package struct ServerConfiguration: Sendable {
     /// PostgreSQL instances must be given one file, the same for all.
     package var pinKeyFile: String?
     /// Keys given directly instead of a file (tests).
-    var pinKeyRing: PINKeyRing?
+    package var pinKeyRing: PINKeyRing?
     /// The clock (tests move it).
     var timeSource: TimeSource = .system
 

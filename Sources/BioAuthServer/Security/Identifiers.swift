@@ -5,9 +5,9 @@ import Foundation
 ///
 /// `SystemRandomNumberGenerator` is the platform's cryptographic generator (getrandom on Linux,
 /// arc4random on Apple platforms).
-enum SecureRandom {
+package enum SecureRandom {
     /// `count` random bytes.
-    static func bytes(_ count: Int) -> Data {
+    package static func bytes(_ count: Int) -> Data {
         // Eight bytes per draw: each draw is a getrandom system call on Linux.
         var generator = SystemRandomNumberGenerator()
         var data = Data(capacity: count + 8)
@@ -18,18 +18,18 @@ enum SecureRandom {
     }
 
     /// An identifier: the type prefix and 128 random bits as 32 lowercase hex digits.
-    static func identifier(_ prefix: IdentifierPrefix) -> String {
+    package static func identifier(_ prefix: IdentifierPrefix) -> String {
         prefix.rawValue + Hex.lowercase(bytes(16))
     }
 }
 
 /// Lowercase hexadecimal text of bytes.
-enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Two digits per byte, by table: four identifiers per sign-in and millions when seeding a
     /// benchmark, where `String(format: "%02x")` cost a formatter per byte.
-    static func lowercase(_ bytes: Data) -> String {
+    package static func lowercase(_ bytes: Data) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -41,7 +41,7 @@ enum Hex {
 }
 
 /// The type prefixes of the contract's identifiers.
-enum IdentifierPrefix: String {
+package enum IdentifierPrefix: String {
     case user = "usr_"
     case registration = "reg_"
     case challenge = "chl_"

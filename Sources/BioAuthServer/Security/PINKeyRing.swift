@@ -9,7 +9,7 @@ import Foundation
 /// verify hashes made under them, so a key rotates by putting a new first line above the old key,
 /// and the old line is removed once the PINs under it were re-hashed or may lapse. A key's id is
 /// the first 8 bytes of its SHA-256, in hex: the id is stored with each hash, the key never is.
-struct PINKeyRing: Sendable {
+package struct PINKeyRing: Sendable {
     /// One key.
     struct Key: Sendable {
         let id: String
@@ -29,7 +29,7 @@ struct PINKeyRing: Sendable {
     private let all: [Key]
 
     /// A ring of keys, the first one current.
-    init(keys: [Data]) {
+    package init(keys: [Data]) {
         precondition(!keys.isEmpty, "a PIN key ring needs a key")
         all = keys.map(Key.init)
         current = all[0]

@@ -12,7 +12,7 @@ import NIOPosix
 /// without a flag day.
 ///
 /// Hashing runs on NIO's thread pool, never on an event loop.
-struct PasswordHasher: Sendable {
+package struct PasswordHasher: Sendable {
     /// The bcrypt cost (log2 rounds). Production default 12; tests use less to stay fast.
     let cost: UInt8
     private let dummyHash: String
@@ -21,7 +21,7 @@ struct PasswordHasher: Sendable {
     /// Production cost: about a quarter of a second per hash on a current server core.
     static let defaultCost: UInt8 = 12
 
-    init(cost: UInt8) {
+    package init(cost: UInt8) {
         precondition((4...31).contains(cost), "bcrypt cost must be 4...31")
         self.cost = cost
         // A real hash of a random secret at the same cost: verifying against it takes exactly
@@ -30,13 +30,13 @@ struct PasswordHasher: Sendable {
     }
 
     /// Hashes a password for storage.
-    func hash(_ secret: String) async throws -> String {
+    package func hash(_ secret: String) async throws -> String {
         Self.scheme + (try await bcrypt(Self.sha256(secret)))
     }
 
     /// Checks a password against a stored hash, or against the dummy hash when there is none, so
     /// that both paths do the same work. Returns `false` whenever `storedHash` is `nil`.
-    func verify(_ secret: String, against storedHash: String?) async throws -> Bool {
+    package func verify(_ secret: String, against storedHash: String?) async throws -> Bool {
         let target = storedHash ?? dummyHash
         guard target.hasPrefix(Self.scheme) else { return false }
         let matches = try await verifyBcrypt(Self.sha256(secret), hash: String(target.dropFirst(Self.scheme.count)))

@@ -8,7 +8,7 @@ import SQLKit
 /// biometric key signs a fresh authentication challenge. Each challenge is 32 random bytes, bound
 /// to one ceremony and one registration, expires after the configured TTL, and is consumed by the
 /// first well-formed completion attempt whatever its outcome (``ChallengeStore``).
-struct BiometricService: Sendable {
+package struct BiometricService: Sendable {
     let database: any DatabaseProvider
     let sessions: SessionService
     let time: TimeSource
@@ -17,7 +17,7 @@ struct BiometricService: Sendable {
     let challengesPerRegistrationPerMinute: Int
 
     /// Issues an authentication challenge for an active registration, biometric or PIN.
-    func createChallenge(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
+    package func createChallenge(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
         let now = time.now()
         let challengeID = SecureRandom.identifier(.challenge)
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
@@ -49,14 +49,14 @@ struct BiometricService: Sendable {
     /// challenge and, if the signature held, creates the session: one durable commit per
     /// completion. Consuming decides: of concurrent attempts, only the one whose `DELETE` returns
     /// the row goes on, whatever the others verified.
-    func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
+    package func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
         let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
         let attempt = try await attempt(request)
         return try await complete(attempt, minutes: minutes, signatureIsValid: attempt.signatureIsValid)
     }
 
     /// Reads the challenge and its biometric registration and parses the signature (reads only).
-    func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
+    package func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
         try await KeyAssertion.read(database, challengeID: request.challengeID, signature: request.signature, kind: .biometric,
                                     relyingPartyID: relyingPartyID)
     }
@@ -65,7 +65,7 @@ struct BiometricService: Sendable {
     /// consumption commits whatever the outcome, so a bad signature still spends the challenge.
     /// A bad signature is counted in the owner's audit trail, not written one row each: whoever
     /// sent it has not shown they own the account.
-    func complete(_ assertion: KeyAssertion, minutes: Int, signatureIsValid: Bool) async throws -> SignInResponse {
+    package func complete(_ assertion: KeyAssertion, minutes: Int, signatureIsValid: Bool) async throws -> SignInResponse {
         enum Outcome: Sendable { case signedIn(SignInResponse), challengeInvalid, signatureInvalid }
         let now = time.now()
         let outcome = try await database.transaction { db -> Outcome in
@@ -91,12 +91,5 @@ struct BiometricService: Sendable {
         case .challengeInvalid: throw ChallengeStore.invalid
         case .signatureInvalid: throw SignatureRules.invalid
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as Foundation measures time.
-    var timeInterval: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 /// A device key's answer to an authentication challenge, read and parsed, not yet verified or
 /// consumed. The same answer serves a biometric sign-in, a PIN sign-in (with a PIN key) and a
 /// re-authentication; which one a challenge may complete is decided by its registration's kind.
-struct KeyAssertion: Sendable {
+package struct KeyAssertion: Sendable {
     var challengeID: String
     var registrationID: String
     var userID: String

@@ -3,7 +3,7 @@ import SQLKit
 /// Which SQL dialect a database speaks, for the few places (column types) where SQLite and
 /// PostgreSQL differ. Queries themselves are written once, in the common subset
 /// (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`).
-enum SQLFlavor: Sendable {
+package enum SQLFlavor: Sendable {
     case sqlite
     case postgres
 
@@ -28,7 +28,7 @@ enum SQLFlavor: Sendable {
 ///
 /// Every multi-statement change goes through ``transaction(_:)`` so that it lands whole or not at
 /// all; single statements use ``withDatabase(_:)``.
-protocol DatabaseProvider: Sendable {
+package protocol DatabaseProvider: Sendable {
     /// The dialect, for migrations.
     var flavor: SQLFlavor { get }
 

@@ -2,12 +2,12 @@ import Foundation
 
 extension Date {
     /// Milliseconds since 1970, the form every time takes in the database (portable BIGINT).
-    var millisecondsSince1970: Int64 {
+    package var millisecondsSince1970: Int64 {
         Int64((timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// A date from database milliseconds.
-    init(millisecondsSince1970 milliseconds: Int64) {
+    package init(millisecondsSince1970 milliseconds: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 }

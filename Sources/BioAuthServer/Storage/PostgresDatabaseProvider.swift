@@ -12,19 +12,19 @@ import SQLKit
 /// one atomic statement (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`), is backed by a
 /// UNIQUE constraint (``isUniqueViolation(_:)`` maps SQLSTATE 23505 to the contract's 409), or
 /// first locks the row it depends on (``DatabaseProvider/lockUser(_:id:)``).
-final class PostgresDatabaseProvider: DatabaseProvider {
-    let flavor = SQLFlavor.postgres
+package final class PostgresDatabaseProvider: DatabaseProvider {
+    package let flavor = SQLFlavor.postgres
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
 
     /// Whether a `--database` value names a PostgreSQL server rather than a SQLite file.
-    static func isURL(_ location: String) -> Bool {
+    package static func isURL(_ location: String) -> Bool {
         location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 
     /// The URL without its password, for logs and the start-up line.
-    static func redacted(_ location: String) -> String {
+    package static func redacted(_ location: String) -> String {
         guard var components = URLComponents(string: location), components.password != nil else { return location }
         components.password = "***"
         return components.string ?? "postgres://…"
@@ -91,7 +91,7 @@ final class PostgresDatabaseProvider: DatabaseProvider {
     }
 
     /// Connects to the server the URL names (checking it answers now, not on the first sign-in).
-    static func open(url: String, maxConnections: Int = 20, logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
+    package static func open(url: String, maxConnections: Int = 20, logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
         let logger = driverLogger(serverLogger)
         let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
         // One plain connection first: the pool retries a refused or failed connection for ever,
@@ -135,19 +135,19 @@ final class PostgresDatabaseProvider: DatabaseProvider {
         return String(describing: error)
     }
 
-    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await body(connection.sql(queryLogLevel: nil))
         }
     }
 
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe, body)
         }
     }
 
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe) { db in
                 // For this transaction only; PostgreSQL flushes its WAL in order, so a later
@@ -158,11 +158,11 @@ final class PostgresDatabaseProvider: DatabaseProvider {
         }
     }
 
-    func isUniqueViolation(_ error: any Error) -> Bool {
+    package func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 
-    func shutdown() async throws {
+    package func shutdown() async throws {
         runner.cancel()
         await runner.value
     }

@@ -1,4 +1,5 @@
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Logging
 

@@ -1,3 +1,4 @@
+import BioAuthServer
 import Foundation
 import Logging
 import SQLKit

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthServer
 import Crypto
 import Foundation
 import Logging
@@ -159,8 +160,7 @@ package struct BenchmarkDatabase: Sendable {
         let registrationIDs = try await database.transaction { db in
             try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
         }
-        let biometrics = server.biometricService(sessions: SessionService(
-            database: database, time: server.configuration.timeSource, defaultMinutes: server.configuration.defaultSessionMinutes))
+        let biometrics = server.biometricService()
         // Well-formed, so the completion parses it; never verified (see the doc comment).
         let signature = try P256.Signing.PrivateKey().signature(for: Data("probe".utf8)).derRepresentation
 

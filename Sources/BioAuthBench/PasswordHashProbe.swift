@@ -1,3 +1,4 @@
+import BioAuthServer
 import Foundation
 
 /// The password hash's own ceiling on this machine, for `bioauth bench`.
