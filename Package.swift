@@ -147,7 +147,7 @@ let package = Package(
                 "BioAuthDemo",
                 "BioAuthKit",
                 "BioAuthSimulator",
-                "bioauth",  // built with the tests; one test runs `bioauth demo --json`
+                "BioAuthTesting",
             ]
         ),
         .testTarget(
@@ -155,7 +155,6 @@ let package = Package(
             dependencies: [
                 "BioAuthServer",
                 "BioAuthTesting",
-                "bioauth",  // built with the tests; ServeCommandTests run the binary
                 "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 
 /// A `bioauth serve` child process on a loopback port, watched through `/proc`.
@@ -6,61 +7,29 @@ import Foundation
 /// The server runs in its own process so that its CPU time and memory are its own, not mixed with
 /// the load generator's.
 final class ServerProcess: @unchecked Sendable {
-    /// The server did not come up.
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    let process: Process
+    let server: BioAuthProcess
     let host = "127.0.0.1"
     let port: Int
 
-    private init(process: Process, port: Int) {
-        self.process = process
+    private init(server: BioAuthProcess, port: Int) {
+        self.server = server
         self.port = port
     }
+
+    private var process: Process { server.process }
 
     /// Starts this very executable as `bioauth serve` with `arguments` after the defaults, and waits
     /// for its "listening" line.
     static func start(database: String, arguments: [String]) async throws -> ServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
-            + (try pinKeyArguments(database: database)) + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-
-        // The "listening" line names the port (the metrics listener's line may come first); read the
-        // lines off the pipe without blocking the cooperative pool.
-        let line: String? = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Self.readLine(from: output.fileHandleForReading) { $0.hasPrefix("BioAuth listening on ") })
-            }
-        }
-        guard let line, let range = line.range(of: #":(\d+) "#, options: .regularExpression),
-              let port = Int(line[range].dropFirst().dropLast())
-        else {
-            process.terminate()
-            throw StartFailure(description: "bioauth serve did not start: \(line ?? "no output") (exit \(process.isRunning ? "-" : String(process.terminationStatus)))")
-        }
-        return ServerProcess(process: process, port: port)
-    }
-
-    /// Reads lines from `handle` until one satisfies `wanted` (returned) or the output ends (nil).
-    private static func readLine(from handle: FileHandle, where wanted: (String) -> Bool) -> String? {
-        var bytes = Data()
-        while true {
-            let chunk = handle.readData(ofLength: 1)
-            if chunk.isEmpty { return nil }
-            if chunk != Data("\n".utf8) {
-                bytes.append(chunk)
-                continue
-            }
-            let line = String(decoding: bytes, as: UTF8.self)
-            if wanted(line) { return line }
-            bytes.removeAll()
+        let server = try BioAuthProcess(
+            ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
+                + (try pinKeyArguments(database: database)) + arguments,
+            passStandardError: true)
+        do {
+            return ServerProcess(server: server, port: try await server.waitForPort())
+        } catch {
+            server.process.terminate()
+            throw error
         }
     }
 

@@ -1,31 +1,14 @@
 import BioAuthDemo
+import BioAuthTesting
 import Foundation
 import Testing
 
 /// `bioauth demo` as a newcomer runs it: the real binary.
 @Suite("bioauth demo")
 struct DemoCommandTests {
-    /// The `bioauth` binary beside the test bundle.
-    static var binary: URL {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("bioauth") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
     /// Runs the binary to completion; returns its status and output.
     static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        async let stdout = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let stderr = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
-        let (out, err) = await (stdout, stderr)
-        process.waitUntilExit()
-        return (process.terminationStatus, out, String(decoding: err, as: UTF8.self))
+        try await BioAuthProcess.run(arguments)
     }
 
     @Test("`bioauth demo --json` exits 0 and reports every property passed")

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -80,7 +81,7 @@ struct AccountAdministrationTests {
             let account = try await TestServer.run(configure: { $0.databasePath = path }) { server in
                 try await server.api.newAccount()
             }
-            let recover = try ServeCommandTests.ServeProcess(["admin", "recover", "--database", path, "--password-cost", "10", account.user.username])
+            let recover = try ServeCommandTests.launch(["admin", "recover", "--database", path, "--password-cost", "10", account.user.username])
             #expect(try await recover.waitForExit() == 0)
             let line = try #require(recover.stdout.split(separator: "\n").first { $0.hasPrefix("one-time password") })
             let password = try #require(line.split(separator: " ").last.map(String.init))
@@ -90,7 +91,7 @@ struct AccountAdministrationTests {
             }
             #expect(signedIn.session.passwordChangeRequired)
 
-            let unknown = try ServeCommandTests.ServeProcess(["admin", "unlock", "--database", path, "nobody-here"])
+            let unknown = try ServeCommandTests.launch(["admin", "unlock", "--database", path, "nobody-here"])
             #expect(try await unknown.waitForExit() == 1)
             #expect(unknown.stderr.split(separator: "\n").count == 1)
             #expect(unknown.stderr.contains("no user named nobody-here"))

@@ -1,3 +1,4 @@
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct BenchSmokeTests {
         if TestDatabase.current == .postgres {
             arguments += ["--no-sqlite", "--postgres-url", try #require(TestDatabase.postgresURL)]
         }
-        let bench = try ServeCommandTests.ServeProcess(arguments)
+        let bench = try ServeCommandTests.launch(arguments)
         let status = try await bench.waitForExit(timeout: .seconds(240))
         #expect(status == 0, "stdout: \(bench.stdout)\nstderr: \(bench.stderr)")
         #expect(bench.stdout.contains("targets:"))

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -20,8 +21,8 @@ struct CrashSafetyTests {
         var isStopped: Bool { stopped.withLock { $0 } }
     }
 
-    private func serve(_ database: String) async throws -> (ServeCommandTests.ServeProcess, ParallelClient) {
-        let process = try ServeCommandTests.ServeProcess([
+    private func serve(_ database: String) async throws -> (BioAuthProcess, ParallelClient) {
+        let process = try ServeCommandTests.launch([
             "serve", "--port", "0", "--database", database, "--relying-party", TestServer.relyingPartyID,
             "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
             "--max-registrations", "1000", "--max-pending-registrations", "1000", "--log-level", "warning",

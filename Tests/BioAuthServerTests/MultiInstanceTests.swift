@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -13,8 +14,8 @@ struct MultiInstanceTests {
             let arguments = ["serve", "--port", "0", "--database", url, "--relying-party", TestServer.relyingPartyID,
                              "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
                              "--log-level", "warning"]
-            let a = try ServeCommandTests.ServeProcess(arguments)
-            let b = try ServeCommandTests.ServeProcess(arguments)
+            let a = try ServeCommandTests.launch(arguments)
+            let b = try ServeCommandTests.launch(arguments)
             defer {
                 for process in [a, b] where process.process.isRunning { process.process.terminate() }
             }

@@ -118,7 +118,7 @@ struct RecordingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        records.append("\(level) \(message) \(self.metadata.merging(metadata ?? [:]) { $1 })")
+    func log(event: LogEvent) {
+        records.append("\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 }) \(event.error.map { "\($0)" } ?? "")")
     }
 }

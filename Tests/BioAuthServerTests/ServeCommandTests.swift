@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -11,76 +12,15 @@ struct ServeCommandTests {
     /// A PIN key file holding ``testPINKeys``' key, written once per test run.
     static let pinKeyFile: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-test-\(UUID().uuidString).pin-key").path
-        FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(repeating: 0x5a, count: 32)) + "\n").utf8),
+        _ = FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(repeating: 0x5a, count: 32)) + "\n").utf8),
                                        attributes: [.posixPermissions: 0o600])
         return path
     }()
 
-    /// The `bioauth` binary beside the test bundle (both live in the build folder).
-    static var binary: URL {
-        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [buildFolder, buildFolder.deletingLastPathComponent()].map { $0.appendingPathComponent("bioauth") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    /// A running `bioauth` process with its output collected.
-    final class ServeProcess: @unchecked Sendable {
-        let process = Process()
-        private let output = Pipe()
-        private let errors = Pipe()
-        private let lock = NSLock()
-        private var stdoutText = ""
-        private var stderrText = ""
-
-        init(_ arguments: [String], environment: [String: String] = [:]) throws {
-            _ = ServeCommandTests.pinKeyFile
-            process.executableURL = ServeCommandTests.binary
-            process.arguments = arguments
-            // Every launched server shares the in-process test servers' PIN key, which PostgreSQL
-            // needs, and picks a free metrics port, so that several can run at once.
-            process.environment = ProcessInfo.processInfo.environment
-                .merging(["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile, "BIOAUTH_METRICS_PORT": "0"]) { $1 }
-                .merging(environment) { $1 }
-            process.standardOutput = output
-            process.standardError = errors
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let text = String(decoding: handle.availableData, as: UTF8.self)
-                self?.lock.withLock { self?.stdoutText += text }
-            }
-            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let text = String(decoding: handle.availableData, as: UTF8.self)
-                self?.lock.withLock { self?.stderrText += text }
-            }
-            try process.run()
-        }
-
-        var stdout: String { lock.withLock { stdoutText } }
-        var stderr: String { lock.withLock { stderrText } }
-
-        /// Waits for the "listening" line and returns the port it names.
-        func waitForPort(timeout: Duration = .seconds(30)) async throws -> Int {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth listening on http://") }),
-                   let port = line.split(separator: " ")[3].split(separator: ":").last.flatMap({ Int($0) }) {
-                    return port
-                }
-                guard process.isRunning else { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            throw CancellationError()
-        }
-
-        /// Waits for the process to end and returns its exit status.
-        func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            if process.isRunning { process.interrupt(); process.terminate() }
-            try await Task.sleep(for: .milliseconds(100))  // let the pipes drain
-            return process.terminationStatus
-        }
+    /// Starts `bioauth arguments…` with the in-process test servers' PIN key (which PostgreSQL
+    /// needs) and a free metrics port, so that several can run at once.
+    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> BioAuthProcess {
+        try BioAuthProcess(arguments, environment: ["BIOAUTH_PIN_KEY_FILE": pinKeyFile, "BIOAUTH_METRICS_PORT": "0"].merging(environment) { $1 })
     }
 
     private func temporaryFolder() throws -> URL {
@@ -94,7 +34,7 @@ struct ServeCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("db.sqlite").path
-        let server = try ServeProcess(["serve", "--port", "0", "--database", database])
+        let server = try Self.launch(["serve", "--port", "0", "--database", database])
         let port = try await server.waitForPort()
         let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -109,10 +49,10 @@ struct ServeCommandTests {
     func portInUse() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try ServeProcess(["serve", "--port", "0", "--database", folder.appendingPathComponent("a.sqlite").path])
+        let first = try Self.launch(["serve", "--port", "0", "--database", folder.appendingPathComponent("a.sqlite").path])
         let port = try await first.waitForPort()
         defer { first.process.terminate() }
-        let second = try ServeProcess(["serve", "--port", "\(port)", "--database", folder.appendingPathComponent("b.sqlite").path])
+        let second = try Self.launch(["serve", "--port", "\(port)", "--database", folder.appendingPathComponent("b.sqlite").path])
         #expect(try await second.waitForExit() == 1)
         // Log lines (stderr) may come first; the error is one line, and the last.
         let lines = second.stderr.split(separator: "\n")
@@ -122,7 +62,7 @@ struct ServeCommandTests {
 
     @Test("an unusable database path is one clear line", arguments: ["/nonexistent-folder/db.sqlite", "/"])
     func unusableDatabasePath(path: String) async throws {
-        let server = try ServeProcess(["serve", "--port", "0", "--database", path])
+        let server = try Self.launch(["serve", "--port", "0", "--database", path])
         #expect(try await server.waitForExit() == 1)
         let lines = server.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at \(path)"), "stderr: \(server.stderr)")
@@ -132,7 +72,7 @@ struct ServeCommandTests {
     @Test("an unreachable PostgreSQL is one clear line, without the password")
     func unreachablePostgres() async throws {
         // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
-        let server = try ServeProcess(["serve", "--port", "0", "--database", "postgres://bioauth:s3cret-pw@127.0.0.1:1/bioauth?sslmode=disable"])
+        let server = try Self.launch(["serve", "--port", "0", "--database", "postgres://bioauth:s3cret-pw@127.0.0.1:1/bioauth?sslmode=disable"])
         #expect(try await server.waitForExit(timeout: .seconds(60)) == 1)
         let lines = server.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at postgres://bioauth:***@127.0.0.1:1/bioauth"), "stderr: \(server.stderr)")
@@ -146,7 +86,7 @@ struct ServeCommandTests {
         ["--purge-interval", "0"], ["--session-retention-days", "-1"], ["--database-connections", "0"],
     ])
     func invalidFlag(arguments: [String]) async throws {
-        let server = try ServeProcess(["serve"] + arguments)
+        let server = try Self.launch(["serve"] + arguments)
         #expect(try await server.waitForExit() == 64)
         #expect(server.stderr.hasPrefix("Error: "), "stderr: \(server.stderr)")
         #expect(!server.stderr.contains("Backtrac"))
@@ -157,14 +97,14 @@ struct ServeCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("env.sqlite").path
-        let server = try ServeProcess(["serve"], environment: [
+        let server = try Self.launch(["serve"], environment: [
             "BIOAUTH_PORT": "0", "BIOAUTH_DATABASE": database, "BIOAUTH_RELYING_PARTY": "env.example",
         ])
         _ = try await server.waitForPort()
         #expect(server.stdout.contains("(database \(database), relying party env.example)"))
         server.process.terminate()
         _ = try await server.waitForExit()
-        let invalid = try ServeProcess(["serve"], environment: ["BIOAUTH_PORT": "eighty"])
+        let invalid = try Self.launch(["serve"], environment: ["BIOAUTH_PORT": "eighty"])
         #expect(try await invalid.waitForExit() == 64)
         #expect(invalid.stderr.contains("BIOAUTH_PORT=eighty is not valid."))
     }
@@ -173,7 +113,7 @@ struct ServeCommandTests {
     func metricsListener() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", folder.appendingPathComponent("m.sqlite").path])
+        let server = try Self.launch(["serve", "--port", "0", "--metrics-port", "0", "--database", folder.appendingPathComponent("m.sqlite").path])
         defer { server.process.terminate() }
         let port = try await server.waitForPort()
         var metricsPort: Int?

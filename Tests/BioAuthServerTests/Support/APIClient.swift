@@ -71,6 +71,7 @@ struct APIClient: Sendable {
     }
 
     /// Calls, expects `status`, and decodes the body.
+    @discardableResult
     func expect<T: Decodable>(
         _ status: HTTPResponse.Status, _ type: T.Type, _ method: HTTPRequest.Method, _ path: String,
         json: (any Encodable & Sendable)? = nil, token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation

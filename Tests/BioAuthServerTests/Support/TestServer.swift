@@ -20,6 +20,7 @@ struct TestServer: Sendable {
 
     /// Runs `body` against a new server over a new database of the current kind, removed afterwards
     /// (unless `configure` names a database of its own).
+    @discardableResult
     static func run<T: Sendable>(
         database kind: TestDatabase = .current,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A running `bioauth` process (serve, admin, demo, bench), its output collected as it comes.
+///
+/// Tests launch the binary the build made; `bioauth bench` launches itself as its server.
+package final class BioAuthProcess: @unchecked Sendable {
+    /// The `bioauth` binary: this process when it is `bioauth` (the bench), else the one beside
+    /// the test bundle (both live in the build folder).
+    package static var binary: URL {
+        if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+           URL(fileURLWithPath: me).lastPathComponent == "bioauth" {
+            return URL(fileURLWithPath: me)
+        }
+        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [buildFolder, buildFolder.deletingLastPathComponent()].map { $0.appendingPathComponent("bioauth") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// The process.
+    package let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+
+    /// Starts `bioauth arguments…` with this process's environment plus `environment`.
+    /// Its standard error is collected unless `passStandardError` hands it to this process's.
+    package init(_ arguments: [String], environment: [String: String] = [:], passStandardError: Bool = false) throws {
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.stdoutData.append(data) }
+        }
+        if passStandardError {
+            process.standardError = FileHandle.standardError
+        } else {
+            process.standardError = errors
+            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                self?.lock.withLock { self?.stderrData.append(data) }
+            }
+        }
+        try process.run()
+    }
+
+    /// Everything the process wrote to standard output so far.
+    package var stdoutBytes: Data { lock.withLock { stdoutData } }
+    /// Standard output so far, as text.
+    package var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    /// Standard error so far, as text.
+    package var stderr: String { String(decoding: lock.withLock { stderrData }, as: UTF8.self) }
+
+    /// `bioauth serve` ended, or took too long, before it listened.
+    package struct NotListening: Error, CustomStringConvertible {
+        /// What the process said.
+        package var description: String
+    }
+
+    /// Waits for `bioauth serve`'s "listening" line and returns the port it names.
+    package func waitForPort(timeout: Duration = .seconds(30)) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth listening on http://") }),
+               let port = line.split(separator: " ")[3].split(separator: ":").last.flatMap({ Int($0) }) {
+                return port
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let status = process.isRunning ? "still running" : "exit \(process.terminationStatus)"
+        throw NotListening(description: "bioauth serve did not start (\(status)): \(stderr.isEmpty ? stdout : stderr)")
+    }
+
+    /// Waits for the process to end (interrupting it after `timeout`) and returns its exit status.
+    package func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning { process.interrupt(); process.terminate() }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))  // let the pipes drain
+        return process.terminationStatus
+    }
+
+    /// Runs `bioauth arguments…` to completion; its status and output.
+    package static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)) async throws
+        -> (status: Int32, stdout: Data, stderr: String) {
+        let process = try BioAuthProcess(arguments, environment: environment)
+        let status = try await process.waitForExit(timeout: timeout)
+        return (status, process.stdoutBytes, process.stderr)
+    }
+}
