@@ -128,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BioAuthProtocolTests",
-            dependencies: ["BioAuthProtocol", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["BioAuthProtocol", "BioAuthTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "BioAuthKitTests",
@@ -162,7 +162,7 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
-        // Property-based tests of every parser of untrusted bytes (issue 6).
+        // Property-based tests of every parser of untrusted bytes.
         .testTarget(
             name: "BioAuthPropertyTests",
             dependencies: [

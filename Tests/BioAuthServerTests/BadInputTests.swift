@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -76,7 +77,7 @@ struct BadInputTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: vector.algorithm, publicKey: Base64URL.decode(vector.publicKey)!),
+                                             json: StartRegistrationRequest(algorithm: try #require(vector.signatureAlgorithm), publicKey: Base64URL.decode(vector.publicKey)!),
                                              token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -162,9 +163,9 @@ struct ChallengeRulesTests {
     }
 
     @Test("malformed signatures are refused before the challenge is touched", arguments: TestVectors.malformedSignatures)
-    func malformedSignature(vector: TestVectors.InvalidSignature) async throws {
+    func malformedSignature(vector: TestVectors.Invalid) async throws {
         try await TestServer.run { server in
-            let key = vector.algorithm == .es256 ? TestDeviceKey.es256() : .ed25519()
+            let key = vector.signatureAlgorithm == .es256 ? TestDeviceKey.es256() : .ed25519()
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
             let before = try await server.snapshot()

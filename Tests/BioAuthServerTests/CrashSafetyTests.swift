@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// SIGKILL in the middle of traffic, then a restart on the same database (issue 5): whatever the
+/// SIGKILL in the middle of traffic, then a restart on the same database: whatever the
 /// server answered as done is still done, and nothing it consumed comes back. Runs on SQLite and,
 /// in the PostgreSQL pass of `./scripts/test`, on PostgreSQL.
 @Suite("Crash safety")

@@ -5,7 +5,7 @@ import Hummingbird
 import Testing
 
 /// Two real `bioauth serve` processes over one PostgreSQL database, as a fleet runs: no state may
-/// live in an instance (issue 5). Runs in the PostgreSQL pass of `./scripts/test`.
+/// live in an instance. Runs in the PostgreSQL pass of `./scripts/test`.
 @Suite("Several instances on one PostgreSQL", .enabled(if: TestDatabase.current == .postgres))
 struct MultiInstanceTests {
     /// Instances A and B, started together (so their migrations race too) on a new database.

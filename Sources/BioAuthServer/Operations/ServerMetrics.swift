@@ -3,7 +3,7 @@ import Hummingbird
 import Metrics
 import Prometheus
 
-/// The server's metrics (issue 5), recorded through swift-metrics into this server's own
+/// The server's metrics, recorded through swift-metrics into this server's own
 /// Prometheus registry (not the process-wide `MetricsSystem`, so several servers in one process,
 /// as in the tests, keep separate counts) and served at `GET /metrics` on a listener of its own
 /// (``AuthServer/metricsApplication(onServerRunning:)``), never on the public API.

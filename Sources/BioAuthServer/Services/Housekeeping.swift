@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SQLKit
 
-/// Keeps the tables bounded under sustained load (issue 5): a periodic purge, run by every
+/// Keeps the tables bounded under sustained load: a periodic purge, run by every
 /// instance (the deletes are idempotent, so several instances on one database do no harm).
 ///
 /// What goes, and when:

@@ -104,12 +104,12 @@ enum Migrator {
             ]
         },
         // When a username's failure run last moved: a run idle for the lockout period is forgotten,
-        // so rows of guessed usernames that never locked can be purged (issue 5: bounded tables).
+        // so rows of guessed usernames that never locked can be purged to keep the table bounded.
         Migration(version: 3, name: "lockout run age") { _ in
             ["ALTER TABLE factor_failures ADD COLUMN last_attempt_at BIGINT NOT NULL DEFAULT 0"]
         },
         // The purge's lookups, so that it does not scan a million sessions or registrations while
-        // holding SQLite's only writer (issue 7: growth).
+        // holding SQLite's only writer as the tables grow.
         Migration(version: 4, name: "purge indexes") { _ in
             [
                 "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",

@@ -4,7 +4,7 @@ import NIOSSL
 import PostgresKit
 import SQLKit
 
-/// PostgreSQL, for running several server instances over one database (issue 5).
+/// PostgreSQL, for running several server instances over one database.
 ///
 /// A pool of connections (PostgresNIO's `PostgresClient`); every transaction is pinned to one
 /// connection from `BEGIN` to `COMMIT`/`ROLLBACK`, at PostgreSQL's default READ COMMITTED

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// A fixed one-minute window counter in the database, for limits every server instance on one
-/// database must share (issue 5). One row per key; a new minute resets it.
+/// database must share. One row per key; a new minute resets it.
 enum RateWindow {
     struct Count {
         var hits: Int
