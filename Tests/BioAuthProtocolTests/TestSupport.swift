@@ -4,14 +4,6 @@ import Foundation
 // (no `Base64URL` here), so a bug in the module cannot hide itself by also being in the oracle.
 
 enum TestSupport {
-    /// The repository root: this file lives at `<root>/Tests/BioAuthProtocolTests/TestSupport.swift`.
-    static func repositoryRoot(filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-    }
-
     struct FixtureError: Error, CustomStringConvertible {
         var description: String
     }
