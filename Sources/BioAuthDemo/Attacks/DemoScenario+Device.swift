@@ -11,10 +11,10 @@ extension DemoScenario {
         let (first, prompts) = await countingPrompts { await caught { try await client.signInWithBiometrics(prompt: "Sign in to Bank") } }
         let signedIn = try await client.signIn(username: username, password: password)
         let token = await client.sessionToken ?? ""
-        let list = try await http.call("GET", "/v1/biometric/registrations", token: token)
+        let list = try await http.call(.listRegistrations, token: token)
         let registrations = (try? WireJSON.makeDecoder().decode(RegistrationListResponse.self, from: list.body).registrations) ?? []
         let stillActive = registrations.contains { $0.id == old.id && $0.status == .active }
-        let challenge = try await http.call("POST", "/v1/biometric/challenges", json: ["registration_id": old.id]).status
+        let challenge = try await http.call(.createChallenge, json: ["registration_id": old.id]).status
         // Alice turns Face ID sign-in on again, for the faces enrolled now.
         device.willAnswer(.present("owner"))
         registration = try await client.enableBiometricSignIn(label: "Alice's phone", prompt: "Turn on Face ID sign-in")

@@ -51,8 +51,8 @@ extension DemoScenario {
         let stolen = await badApp.unlockWithFaceID()
         var status = 0
         if let stolen {
-            status = try await http.call("GET", "/v1/sessions/current", token: stolen).status
-            try await http.call("DELETE", "/v1/sessions/current", token: stolen)  // the demo ends that session
+            status = try await http.call(.getCurrentSession, token: stolen).status
+            try await http.call(.signOut, token: stolen)  // the demo ends that session
         }
         let readable = stolen.map { device.attacker.storageContains(Data($0.utf8)) } ?? false
         let property = PropertyResult(

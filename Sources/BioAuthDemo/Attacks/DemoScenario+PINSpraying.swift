@@ -20,19 +20,19 @@ extension DemoScenario {
         var statuses: [Int] = []
         for name in usernames {
             for guess in Self.sprayedPINs + [pin] {
-                statuses.append(try await http.call("POST", "/v1/sessions/pin", json: ["username": name, "pin": guess]).status)
+                statuses.append(try await http.call(.signInWithPin, json: ["username": name, "pin": guess]).status)
             }
         }
         // With the sniffed registration id and Alice's right PIN, but a key of the attacker's own.
-        let registrationID = tap.lastRequest(pathSuffix: "/v1/biometric/challenges")
+        let registrationID = tap.lastRequest(pathSuffix: Endpoint.createChallenge.path)
             .flatMap { $0.httpBody }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] }?["registration_id"] ?? ""
-        let challengeBody = try await http.call("POST", "/v1/biometric/challenges", json: ["registration_id": registrationID]).body
+        let challengeBody = try await http.call(.createChallenge, json: ["registration_id": registrationID]).body
         let challenge = (try? JSONSerialization.jsonObject(with: challengeBody) as? [String: String]) ?? [:]
         let message = SignedMessage(ceremony: .authentication, relyingPartyID: target.relyingPartyID, registrationID: registrationID,
                                     challenge: Base64URL.decode(challenge["challenge"] ?? "") ?? Data())
         let forged = try P256.Signing.PrivateKey().signature(for: try message.encoded()).derRepresentation
         let (forgedBody, forgedStatus) = try await { () async throws -> (Data, Int) in
-            let answer = try await http.call("POST", "/v1/sessions/pin", json: [
+            let answer = try await http.call(.signInWithPin, json: [
                 "challenge_id": challenge["challenge_id"] ?? "", "signature": Base64URL.encode(forged), "pin": pin])
             return (answer.body, answer.status)
         }()

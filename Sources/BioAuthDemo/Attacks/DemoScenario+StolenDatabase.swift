@@ -24,14 +24,14 @@ extension DemoScenario {
         for hash in stolen.tokenHashes {
             let hex = hash.map { String(format: "%02x", $0) }.joined()
             for candidate in [hex, Base64URL.encode(hash), "bat_" + Base64URL.encode(hash)] {
-                tokenStatuses.append(try await http.call("GET", "/v1/sessions/current", token: candidate).status)
+                tokenStatuses.append(try await http.call(.getCurrentSession, token: candidate).status)
             }
         }
         // 3. Every password hash as the password.
         var passwordStatuses: [Int] = []
         for account in stolen.accounts {
             passwordStatuses.append(try await http.call(
-                "POST", "/v1/sessions/password", json: ["username": account.username, "password": account.passwordHash]).status)
+                .signInWithPassword, json: ["username": account.username, "password": account.passwordHash]).status)
         }
         let wire = tap.drain()
         let tries = tokenStatuses + passwordStatuses

@@ -18,30 +18,30 @@ extension DemoScenario {
             return .skippedAttack(number: 10, title: title, property: .stolenTokenCannotPersist, because: reason)
         }
         // Alice's session on her tablet, whose token the attacker reads.
-        let tabletBody = try await http.call("POST", "/v1/sessions/password", json: ["username": username, "password": password]).body
+        let tabletBody = try await http.call(.signInWithPassword, json: ["username": username, "password": password]).body
         let stolen = ((try? JSONSerialization.jsonObject(with: tabletBody) as? [String: Any])?["session_token"] as? String) ?? ""
         try await client.signIn(username: username, password: password)  // her phone
         server.advanceClock(by: 6 * 60)
 
         let attackerKey = P256.Signing.PrivateKey().publicKey.x963Representation
-        let attempts: [(String, String, String, [String: String])] = [
-            ("register the attacker's key", "POST", "/v1/biometric/registrations",
+        let attempts: [(String, Endpoint, [String: String])] = [
+            ("register the attacker's key", .startRegistration,
              ["algorithm": "ES256", "public_key": Base64URL.encode(attackerKey), "label": "attacker"]),
-            ("move the PIN to the attacker's key", "PUT", "/v1/users/me/pin",
+            ("move the PIN to the attacker's key", .setPin,
              ["pin": "58213", "algorithm": "ES256", "public_key": Base64URL.encode(P256.Signing.PrivateKey().publicKey.x963Representation)]),
-            ("change the password", "PUT", "/v1/users/me/password", ["current_password": "a guess!", "new_password": "attacker's password"]),
-            ("re-authenticate with a guessed password", "POST", "/v1/sessions/current/reauthenticate", ["password": "a guess!"]),
+            ("change the password", .changePassword, ["current_password": "a guess!", "new_password": "attacker's password"]),
+            ("re-authenticate with a guessed password", .reauthenticate, ["password": "a guess!"]),
         ]
         var answers: [(String, Int, String?)] = []
-        for (what, method, path, body) in attempts {
-            let answer = try await http.call(method, path, json: body, token: stolen)
+        for (what, endpoint, body) in attempts {
+            let answer = try await http.call(endpoint, json: body, token: stolen)
             answers.append((what, answer.status, RawHTTP.errorCode(answer.body)))
         }
-        let readable = try await http.call("GET", "/v1/sessions", token: stolen).status
+        let readable = try await http.call(.listSessions, token: stolen).status
         try await client.signOutEverywhereElse()
-        let afterSignOut = try await http.call("GET", "/v1/sessions/current", token: stolen)
+        let afterSignOut = try await http.call(.getCurrentSession, token: stolen)
         let phoneToken = await client.sessionToken
-        let phone = try await http.call("GET", "/v1/sessions/current", token: phoneToken).status
+        let phone = try await http.call(.getCurrentSession, token: phoneToken).status
 
         let refused = answers.prefix(3).allSatisfy { $0.1 == 403 && $0.2 == ErrorCode.reauthenticationRequired.rawValue }
             && answers[3].1 == 401 && answers[3].2 == ErrorCode.invalidCredentials.rawValue

@@ -12,7 +12,7 @@ struct EventBasedApp {
 
     /// Signs in with the password and stores the token unprotected.
     func signIn(username: String, password: String) async throws {
-        let (_, body) = try await http.call("POST", "/v1/sessions/password", json: ["username": username, "password": password])
+        let (_, body) = try await http.call(.signInWithPassword, json: ["username": username, "password": password])
         let token = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["session_token"] as? String ?? ""
         var add = item
         add.accessibility = .whenUnlockedThisDeviceOnly

@@ -31,7 +31,7 @@ extension DemoScenario {
     /// Step 7: the user is logged in and uses the app (and sets a PIN as the fallback factor).
     package func step7UseApp() async throws -> DemoSection {
         guard let token = await client.sessionToken else { throw BioAuthError.notSignedIn }
-        let (status, _) = try await http.call("GET", "/v1/sessions/current", token: token)
+        let (status, _) = try await http.call(.getCurrentSession, token: token)
         try await client.setPIN(pin)
         return section(.step, 7, "Alice is logged in and uses the app", """
             The app calls its API with the bearer token. In the settings she also sets a PIN, the \

@@ -9,11 +9,12 @@ struct RawHTTP: Sendable {
     let baseURL: URL
     let transport: any HTTPTransport
 
-    /// Sends `json` (if any) with `token` (if any); returns the status and body.
+    /// Calls `endpoint` (with `id` where its path has one), sending `json` (if any) with `token`
+    /// (if any); returns the status and body.
     @discardableResult
-    func call(_ method: String, _ path: String, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
-        request.httpMethod = method
+    func call(_ endpoint: Endpoint, id: String? = nil, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + (id.map { endpoint.path($0) } ?? endpoint.path))!)
+        request.httpMethod = endpoint.method.rawValue
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.httpBody = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])

@@ -27,7 +27,7 @@ extension BioAuthClient {
         do {
             let start = try await withStepUp(stepUp) { () throws(BioAuthError) in
                 try await api.call(
-                    "POST", "/v1/biometric/registrations",
+                    .startRegistration,
                     body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
                     token: try requireToken(), as: RegistrationStartResponse.self)
             }
@@ -36,7 +36,7 @@ extension BioAuthClient {
                                         registrationID: start.registrationID, challenge: start.challenge.data)
             let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: prompt)
             registration = try await api.call(
-                "POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
+                .verifyRegistration, id: start.registrationID,
                 body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self).registration
             try records.save(
                 EnrollmentRecord(userID: user.id, username: user.username, registrationID: start.registrationID, algorithm: key.algorithm,
@@ -45,12 +45,12 @@ extension BioAuthClient {
         } catch {
             // Leave no orphan on either side; the previous registration is untouched.
             await keys.deleteKey(named: keyName)
-            if let registrationID { try? await api.call("DELETE", "/v1/biometric/registrations/\(registrationID)", token: token) }
+            if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
             throw error
         }
         if let previous {
             // Replaced: the old registration goes on the server (this session is spared), its key here.
-            try? await api.call("DELETE", "/v1/biometric/registrations/\(previous.registrationID)", token: try requireToken())
+            try? await api.call(.deleteRegistration, id: previous.registrationID, token: try requireToken())
             await keys.deleteKey(named: previous.deviceKeyName)
         }
         try await storeSession(token: try requireToken(), registrationID: registration.id)
@@ -84,7 +84,7 @@ extension BioAuthClient {
         let challenge: ChallengeResponse
         do {
             challenge = try await api.call(
-                "POST", "/v1/biometric/challenges", body: CreateChallengeRequest(registrationID: record.registrationID), as: ChallengeResponse.self)
+                .createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID), as: ChallengeResponse.self)
         } catch where error.serverCode == .registrationNotFound {
             await removeLocalRegistration()
             lastReconciliation = .localRegistrationRemoved(registrationID: record.registrationID)
@@ -101,7 +101,7 @@ extension BioAuthClient {
             throw await markLost(record, .keyMissing)
         }
         let answer = try await api.call(
-            "POST", "/v1/sessions/biometric",
+            .signInWithBiometric,
             body: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature, sessionDurationMinutes: configuration.sessionDurationMinutes),
             as: SignInResponse.self)
         let signedIn = await adopt(answer)
@@ -119,7 +119,7 @@ extension BioAuthClient {
         let data = try await vault.read(Self.sessionItem, prompt: prompt)
         guard let stored = try? JSONDecoder().decode(StoredSession.self, from: data) else { throw .itemNotFound }
         do {
-            let answer = try await api.call("GET", "/v1/sessions/current", token: stored.sessionToken, as: CurrentSessionResponse.self)
+            let answer = try await api.call(.getCurrentSession, token: stored.sessionToken, as: CurrentSessionResponse.self)
             current = Current(token: stored.sessionToken, session: answer.session, user: answer.user)
             return SignedIn(user: answer.user, session: answer.session)
         } catch where error.serverCode == .invalidSession {
@@ -137,7 +137,7 @@ extension BioAuthClient {
         let token = try requireToken()
         if let record = enrollment {
             do {
-                try await api.call("DELETE", "/v1/biometric/registrations/\(record.registrationID)", token: token)
+                try await api.call(.deleteRegistration, id: record.registrationID, token: token)
             } catch where error.serverCode == .registrationNotFound {
                 // Already gone on the server.
             }

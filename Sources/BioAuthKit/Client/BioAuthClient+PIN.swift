@@ -21,7 +21,7 @@ extension BioAuthClient {
         var registrationID: String?
         do {
             let start = try await withStepUp(reauthentication) { () throws(BioAuthError) in
-                try await api.call("PUT", "/v1/users/me/pin",
+                try await api.call(.setPin,
                                    body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
                                    token: try requireToken(), as: RegistrationStartResponse.self)
             }
@@ -29,13 +29,13 @@ extension BioAuthClient {
             let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
                                         registrationID: start.registrationID, challenge: start.challenge.data)
             let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: "")
-            _ = try await api.call("POST", "/v1/biometric/registrations/\(start.registrationID)/verify",
+            _ = try await api.call(.verifyRegistration, id: start.registrationID,
                                body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self)
             try records.save(PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
                              Self.pinRecord)
         } catch {
             await keys.deleteKey(named: keyName)
-            if let registrationID { try? await api.call("DELETE", "/v1/biometric/registrations/\(registrationID)", token: token) }
+            if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
             throw error
         }
         // The server revoked the previous PIN key when this one was verified.
@@ -63,7 +63,7 @@ extension BioAuthClient {
         guard let record = pinRegistration else { throw .itemNotFound }
         let challenge: ChallengeResponse
         do {
-            challenge = try await api.call("POST", "/v1/biometric/challenges", body: CreateChallengeRequest(registrationID: record.registrationID),
+            challenge = try await api.call(.createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID),
                                            as: ChallengeResponse.self)
         } catch where error.serverCode == .registrationNotFound {
             await removeLocalPIN()
@@ -80,7 +80,7 @@ extension BioAuthClient {
         }
         let body = PINSignInRequest(challengeID: challenge.challengeID, signature: signature, pin: pin,
                                     sessionDurationMinutes: configuration.sessionDurationMinutes)
-        var signedIn = await adopt(try await api.call("POST", "/v1/sessions/pin", body: body, as: SignInResponse.self))
+        var signedIn = await adopt(try await api.call(.signInWithPin, body: body, as: SignInResponse.self))
         signedIn.reconciliation = try await revokeLostRegistration()
         return signedIn
     }

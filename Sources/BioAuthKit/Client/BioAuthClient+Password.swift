@@ -6,7 +6,7 @@ extension BioAuthClient {
     /// - Throws: ``BioAuthError/server(_:)`` with `invalid_username`, `invalid_password`, `username_taken`.
     @discardableResult
     public func signUp(username: String, password: String) async throws(BioAuthError) -> User {
-        try await api.call("POST", "/v1/users", body: CreateUserRequest(username: username, password: password), as: UserResponse.self).user
+        try await api.call(.createUser, body: CreateUserRequest(username: username, password: password), as: UserResponse.self).user
     }
 
     /// Signs in with the password (`POST /v1/sessions/password`).
@@ -19,7 +19,7 @@ extension BioAuthClient {
     @discardableResult
     public func signIn(username: String, password: String) async throws(BioAuthError) -> SignedIn {
         let body = PasswordSignInRequest(username: username, password: password, sessionDurationMinutes: configuration.sessionDurationMinutes)
-        var signedIn = await adopt(try await api.call("POST", "/v1/sessions/password", body: body, as: SignInResponse.self))
+        var signedIn = await adopt(try await api.call(.signInWithPassword, body: body, as: SignInResponse.self))
         signedIn.reconciliation = try await revokeLostRegistration()
         return signedIn
     }
@@ -33,7 +33,7 @@ extension BioAuthClient {
     ///   it counts against the lockout), `invalid_password`, `reauthentication_required`.
     public func changePassword(current currentPassword: String, new newPassword: String, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
         try await withStepUp(reauthentication) { () throws(BioAuthError) in
-            try await api.call("PUT", "/v1/users/me/password",
+            try await api.call(.changePassword,
                                body: ChangePasswordRequest(currentPassword: currentPassword, newPassword: newPassword), token: try requireToken())
         }
         current?.session.passwordChangeRequired = false
@@ -41,7 +41,7 @@ extension BioAuthClient {
 
     /// Ends every other session of the user, on every device (`DELETE /v1/sessions`); this one stays.
     public func signOutEverywhereElse() async throws(BioAuthError) {
-        try await api.call("DELETE", "/v1/sessions", token: try requireToken())
+        try await api.call(.signOutElsewhere, token: try requireToken())
     }
 
     /// Signs out: ends the session on the server and forgets it here (including the copy kept
@@ -52,7 +52,7 @@ extension BioAuthClient {
         try? await vault.delete(Self.sessionItem)
         guard let token else { return }
         do {
-            try await api.call("DELETE", "/v1/sessions/current", token: token)
+            try await api.call(.signOut, token: token)
         } catch where error.serverCode == .invalidSession {
             // Already over on the server.
         }

@@ -17,7 +17,7 @@ extension BioAuthClient {
             _ = await markLost(record, lossOfMissingKey(record))
         }
         if let action = try await revokeLostRegistration() { return action }
-        let list = try await api.call("GET", "/v1/biometric/registrations", token: token, as: RegistrationListResponse.self)
+        let list = try await api.call(.listRegistrations, token: token, as: RegistrationListResponse.self)
         guard list.registrations.contains(where: { $0.id == record.registrationID && $0.status == .active }) else {
             await removeLocalRegistration()
             let action = ReconciliationAction.localRegistrationRemoved(registrationID: record.registrationID)
@@ -32,7 +32,7 @@ extension BioAuthClient {
     func revokeLostRegistration() async throws(BioAuthError) -> ReconciliationAction? {
         guard let token = current?.token, let record = enrollment, let loss = record.lost, record.userID == current?.user.id else { return nil }
         do {
-            try await api.call("DELETE", "/v1/biometric/registrations/\(record.registrationID)", token: token)
+            try await api.call(.deleteRegistration, id: record.registrationID, token: token)
         } catch where error.serverCode == .registrationNotFound {
             // Already gone on the server: agreement reached all the same.
         }

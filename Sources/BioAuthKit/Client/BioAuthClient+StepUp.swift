@@ -7,7 +7,7 @@ extension BioAuthClient {
     /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with
     ///   `invalid_credentials` or `locked` (a wrong password counts against the lockout).
     public func reauthenticate(password: String) async throws(BioAuthError) {
-        let answer = try await api.call("POST", "/v1/sessions/current/reauthenticate", body: ReauthenticateRequest(password: password),
+        let answer = try await api.call(.reauthenticate, body: ReauthenticateRequest(password: password),
                                         token: try requireToken(), as: CurrentSessionResponse.self)
         current?.session = answer.session
     }
@@ -20,12 +20,12 @@ extension BioAuthClient {
     public func reauthenticateWithBiometrics(prompt: String) async throws(BioAuthError) {
         let token = try requireToken()
         guard let record = enrollment, record.lost == nil, record.userID == current?.user.id else { throw .itemNotFound }
-        let challenge = try await api.call("POST", "/v1/biometric/challenges", body: CreateChallengeRequest(registrationID: record.registrationID),
+        let challenge = try await api.call(.createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID),
                                            as: ChallengeResponse.self)
         let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
                                     registrationID: record.registrationID, challenge: challenge.challenge.data)
         let signature = try await keys.sign(message, withKeyNamed: record.deviceKeyName, prompt: prompt)
-        let answer = try await api.call("POST", "/v1/sessions/current/reauthenticate",
+        let answer = try await api.call(.reauthenticate,
                                         body: ReauthenticateRequest(challengeID: challenge.challengeID, signature: signature),
                                         token: token, as: CurrentSessionResponse.self)
         current?.session = answer.session

@@ -80,7 +80,7 @@ public actor BioAuthClient {
     /// The session it replaces is ended on the server: a client never leaves a live session behind.
     func adopt(_ answer: SignInResponse) async -> SignedIn {
         if let previous = current?.token, previous != answer.sessionToken {
-            try? await api.call("DELETE", "/v1/sessions/current", token: previous)
+            try? await api.call(.signOut, token: previous)
         }
         current = Current(token: answer.sessionToken, session: answer.session, user: answer.user)
         try? records.save(AccountRecord(userID: answer.user.id, username: answer.user.username), Self.accountRecord)

@@ -10,22 +10,26 @@ struct APIConnection: Sendable {
 
     struct Empty: Codable, Sendable {}
 
+    /// Calls `endpoint` (with `id` where its path has one) and decodes the answer.
     func call<Response: Decodable>(
-        _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil, as type: Response.Type
+        _ endpoint: Endpoint, id: String? = nil, body: (any Encodable & Sendable)? = nil, token: String? = nil, as type: Response.Type
     ) async throws(BioAuthError) -> Response {
-        let data = try await send(method, path, body: body, token: token)
+        let data = try await send(endpoint, id: id, body: body, token: token)
         do {
             return try WireJSON.makeDecoder().decode(Response.self, from: data)
         } catch {
-            throw .transport("undecodable answer to \(method) \(path)")
+            throw .transport("undecodable answer to \(endpoint)")
         }
     }
 
-    func call(_ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil) async throws(BioAuthError) {
-        _ = try await send(method, path, body: body, token: token)
+    /// Calls `endpoint` (with `id` where its path has one), ignoring the answer's body.
+    func call(_ endpoint: Endpoint, id: String? = nil, body: (any Encodable & Sendable)? = nil, token: String? = nil) async throws(BioAuthError) {
+        _ = try await send(endpoint, id: id, body: body, token: token)
     }
 
-    private func send(_ method: String, _ path: String, body: (any Encodable & Sendable)?, token: String?) async throws(BioAuthError) -> Data {
+    private func send(_ endpoint: Endpoint, id: String?, body: (any Encodable & Sendable)?, token: String?) async throws(BioAuthError) -> Data {
+        let path = id.map { endpoint.path($0) } ?? endpoint.path
+        let method = endpoint.method.rawValue
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard let url = URL(string: base + path) else { throw .transport("bad URL for \(path)") }
         var request = URLRequest(url: url)

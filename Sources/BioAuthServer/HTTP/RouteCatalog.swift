@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Hummingbird
 import Synchronization
 
@@ -38,13 +39,14 @@ final class RouteCatalog: Sendable {
 }
 
 extension RouterMethods where Context == BioAuthRequestContext {
-    /// Registers a route and records it in the catalog.
+    /// Registers the route of one of the contract's endpoints and records it in the catalog.
     @discardableResult
     func route(
-        _ method: HTTPRequest.Method, _ path: String, in catalog: RouteCatalog,
+        _ endpoint: Endpoint, in catalog: RouteCatalog,
         use handler: @Sendable @escaping (Request, Context) async throws -> Response
     ) -> Self {
-        catalog.add(method, path)
-        return on(RouterPath(path), method: method, use: handler)
+        let method = HTTPRequest.Method(rawValue: endpoint.method.rawValue)!
+        catalog.add(method, endpoint.template)
+        return on(RouterPath(endpoint.template), method: method, use: handler)
     }
 }

@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Foundation
 import Hummingbird
 import Metrics
@@ -38,8 +39,8 @@ final class ServerMetrics: Sendable {
         Metrics.Timer(label: "bioauth_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
             .recordNanoseconds(nanoseconds)
         let ceremony: String? = switch (method, route) {
-        case ("POST", "/v1/sessions/biometric"): "authentication"
-        case ("POST", _) where route.hasPrefix("/v1/biometric/registrations/") && route.hasSuffix("/verify"): "registration"
+        case (Endpoint.signInWithBiometric.method.rawValue, Endpoint.signInWithBiometric.template): "authentication"
+        case (Endpoint.verifyRegistration.method.rawValue, Endpoint.verifyRegistration.template): "registration"
         default: nil
         }
         if let ceremony {

@@ -8,26 +8,26 @@ struct AccountRoutes {
     let pins: PINService
 
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.post, "/v1/users", in: catalog) { request, context in
+        router.route(.createUser, in: catalog) { request, context in
             let body = try await JSONBody.decode(CreateUserRequest.self, from: request, context: context)
             return try JSONBody.response(UserResponse(user: try await accounts.createUser(body)), status: .created)
         }
-        router.route(.post, "/v1/sessions/password", in: catalog) { request, context in
+        router.route(.signInWithPassword, in: catalog) { request, context in
             let body = try await JSONBody.decode(PasswordSignInRequest.self, from: request, context: context)
             return try JSONBody.response(try await passwordSignIn.signIn(body))
         }
-        router.route(.post, "/v1/sessions/pin", in: catalog) { request, context in
+        router.route(.signInWithPin, in: catalog) { request, context in
             let body = try await JSONBody.decode(PINSignInRequest.self, from: request, context: context)
             return try JSONBody.response(try await pins.signIn(body))
         }
     }
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.put, "/v1/users/me/pin", in: catalog) { request, context in
+        router.route(.setPin, in: catalog) { request, context in
             let body = try await JSONBody.decode(SetPINRequest.self, from: request, context: context)
             return try JSONBody.response(try await pins.setPIN(body, for: try context.requireCaller()), status: .created)
         }
-        router.route(.put, "/v1/users/me/password", in: catalog) { request, context in
+        router.route(.changePassword, in: catalog) { request, context in
             let body = try await JSONBody.decode(ChangePasswordRequest.self, from: request, context: context)
             try await accounts.changePassword(body, for: try context.requireCaller())
             return Response(status: .noContent)

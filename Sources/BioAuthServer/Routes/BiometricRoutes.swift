@@ -7,31 +7,31 @@ struct BiometricRoutes {
     let registrations: RegistrationService
 
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.post, "/v1/biometric/challenges", in: catalog) { request, context in
+        router.route(.createChallenge, in: catalog) { request, context in
             let body = try await JSONBody.decode(CreateChallengeRequest.self, from: request, context: context)
             return try JSONBody.response(try await biometrics.createChallenge(body), status: .created)
         }
-        router.route(.post, "/v1/sessions/biometric", in: catalog) { request, context in
+        router.route(.signInWithBiometric, in: catalog) { request, context in
             let body = try await JSONBody.decode(BiometricSignInRequest.self, from: request, context: context)
             return try JSONBody.response(try await biometrics.signIn(body))
         }
     }
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.post, "/v1/biometric/registrations", in: catalog) { request, context in
+        router.route(.startRegistration, in: catalog) { request, context in
             let body = try await JSONBody.decode(StartRegistrationRequest.self, from: request, context: context)
             return try JSONBody.response(try await registrations.start(body, for: try context.requireCaller()), status: .created)
         }
-        router.route(.post, "/v1/biometric/registrations/{id}/verify", in: catalog) { request, context in
+        router.route(.verifyRegistration, in: catalog) { request, context in
             let id = try context.pathID()
             let body = try await JSONBody.decode(VerifyRegistrationRequest.self, from: request, context: context)
             let registration = try await registrations.verify(id: id, body, for: try context.requireCaller())
             return try JSONBody.response(RegistrationResponse(registration: registration))
         }
-        router.route(.get, "/v1/biometric/registrations", in: catalog) { _, context in
+        router.route(.listRegistrations, in: catalog) { _, context in
             try JSONBody.response(RegistrationListResponse(registrations: try await registrations.registrations(of: try context.requireCaller())))
         }
-        router.route(.delete, "/v1/biometric/registrations/{id}", in: catalog) { _, context in
+        router.route(.deleteRegistration, in: catalog) { _, context in
             let id = try context.pathID()
             try await registrations.delete(id: id, for: try context.requireCaller())
             return Response(status: .noContent)

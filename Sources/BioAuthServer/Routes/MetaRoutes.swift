@@ -9,16 +9,16 @@ struct MetaRoutes {
     let openAPIDocument: ByteBuffer
 
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.get, "/health", in: catalog) { _, _ in
+        router.route(.getHealth, in: catalog) { _, _ in
             try JSONBody.response(HealthResponse())
         }
-        router.route(.get, "/openapi.yaml", in: catalog) { _, _ in
+        router.route(.getOpenAPIDocument, in: catalog) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPIDocument))
         }
     }
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.get, "/v1/audit", in: catalog) { _, context in
+        router.route(.listAuditEvents, in: catalog) { _, context in
             try JSONBody.response(AuditEventListResponse(events: try await audit.events(of: try context.requireCaller().userID)))
         }
     }

@@ -7,26 +7,26 @@ struct SessionRoutes {
     let reauthentication: ReauthenticationService
 
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.get, "/v1/sessions/current", in: catalog) { _, context in
+        router.route(.getCurrentSession, in: catalog) { _, context in
             try JSONBody.response(try await sessions.current(try context.requireCaller()))
         }
-        router.route(.delete, "/v1/sessions/current", in: catalog) { _, context in
+        router.route(.signOut, in: catalog) { _, context in
             let caller = try context.requireCaller()
             try await sessions.revoke(caller.sessionID, of: caller)
             return Response(status: .noContent)
         }
-        router.route(.post, "/v1/sessions/current/reauthenticate", in: catalog) { request, context in
+        router.route(.reauthenticate, in: catalog) { request, context in
             let body = try await JSONBody.decode(ReauthenticateRequest.self, from: request, context: context)
             return try JSONBody.response(try await reauthentication.reauthenticate(body, for: try context.requireCaller()))
         }
-        router.route(.delete, "/v1/sessions", in: catalog) { _, context in
+        router.route(.signOutElsewhere, in: catalog) { _, context in
             try await sessions.revokeOthers(of: try context.requireCaller())
             return Response(status: .noContent)
         }
-        router.route(.get, "/v1/sessions", in: catalog) { _, context in
+        router.route(.listSessions, in: catalog) { _, context in
             try JSONBody.response(SessionListResponse(sessions: try await sessions.list(try context.requireCaller())))
         }
-        router.route(.delete, "/v1/sessions/{id}", in: catalog) { _, context in
+        router.route(.revokeSession, in: catalog) { _, context in
             let id = try context.pathID()
             try await sessions.revoke(id, of: try context.requireCaller())
             return Response(status: .noContent)

@@ -1,0 +1,81 @@
+/// One call of the contract: its method and path, named once for the server's router and every
+/// client. Each name is the call's `operationId` in openapi.yaml.
+public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
+    /// An HTTP method the contract uses.
+    public enum Method: String, Hashable, Sendable {
+        /// `GET`.
+        case get = "GET"
+        /// `POST`.
+        case post = "POST"
+        /// `PUT`.
+        case put = "PUT"
+        /// `DELETE`.
+        case delete = "DELETE"
+    }
+
+    /// The method.
+    public let method: Method
+    /// The path; `{id}` stands where an id goes.
+    public let template: String
+
+    private init(_ method: Method, _ template: String) {
+        self.method = method
+        self.template = template
+    }
+
+    /// The path of a call that takes no id.
+    public var path: String {
+        precondition(!template.contains("{id}"), "\(template) needs an id")
+        return template
+    }
+
+    /// The path with `id` where `{id}` stands.
+    public func path(_ id: String) -> String {
+        precondition(template.contains("{id}"), "\(template) takes no id")
+        return template.replacingOccurrences(of: "{id}", with: id)
+    }
+
+    /// `GET /v1/sessions/current`.
+    public var description: String { "\(method.rawValue) \(template)" }
+
+    /// `POST /v1/users`: sign up.
+    public static let createUser = Endpoint(.post, "/v1/users")
+    /// `PUT /v1/users/me/pin`: set the PIN (and register its device key).
+    public static let setPin = Endpoint(.put, "/v1/users/me/pin")
+    /// `PUT /v1/users/me/password`: change the password.
+    public static let changePassword = Endpoint(.put, "/v1/users/me/password")
+    /// `POST /v1/sessions/password`.
+    public static let signInWithPassword = Endpoint(.post, "/v1/sessions/password")
+    /// `POST /v1/sessions/pin`.
+    public static let signInWithPin = Endpoint(.post, "/v1/sessions/pin")
+    /// `POST /v1/sessions/biometric`.
+    public static let signInWithBiometric = Endpoint(.post, "/v1/sessions/biometric")
+    /// `GET /v1/sessions/current`.
+    public static let getCurrentSession = Endpoint(.get, "/v1/sessions/current")
+    /// `DELETE /v1/sessions/current`.
+    public static let signOut = Endpoint(.delete, "/v1/sessions/current")
+    /// `POST /v1/sessions/current/reauthenticate`.
+    public static let reauthenticate = Endpoint(.post, "/v1/sessions/current/reauthenticate")
+    /// `DELETE /v1/sessions`: every session of the user but the caller's.
+    public static let signOutElsewhere = Endpoint(.delete, "/v1/sessions")
+    /// `GET /v1/sessions`.
+    public static let listSessions = Endpoint(.get, "/v1/sessions")
+    /// `DELETE /v1/sessions/{id}`.
+    public static let revokeSession = Endpoint(.delete, "/v1/sessions/{id}")
+    /// `POST /v1/biometric/registrations`.
+    public static let startRegistration = Endpoint(.post, "/v1/biometric/registrations")
+    /// `GET /v1/biometric/registrations`.
+    public static let listRegistrations = Endpoint(.get, "/v1/biometric/registrations")
+    /// `POST /v1/biometric/registrations/{id}/verify`.
+    public static let verifyRegistration = Endpoint(.post, "/v1/biometric/registrations/{id}/verify")
+    /// `DELETE /v1/biometric/registrations/{id}`.
+    public static let deleteRegistration = Endpoint(.delete, "/v1/biometric/registrations/{id}")
+    /// `POST /v1/biometric/challenges`.
+    public static let createChallenge = Endpoint(.post, "/v1/biometric/challenges")
+    /// `GET /v1/audit`.
+    public static let listAuditEvents = Endpoint(.get, "/v1/audit")
+    /// `GET /health`.
+    public static let getHealth = Endpoint(.get, "/health")
+    /// `GET /openapi.yaml`.
+    public static let getOpenAPIDocument = Endpoint(.get, "/openapi.yaml")
+}
