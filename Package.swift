@@ -89,11 +89,12 @@ let package = Package(
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
-        // What tests, the demo and the bench share: throwaway databases, an in-process server on
-        // loopback, the `bioauth` process.
+        // What the tests and the bench share: throwaway PostgreSQL databases, the `bioauth`
+        // process, the test vectors.
         .target(
             name: "BioAuthTesting",
             dependencies: [
+                "BioAuthProtocol",
                 "BioAuthServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),

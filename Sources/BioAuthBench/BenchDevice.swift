@@ -16,7 +16,7 @@ struct BenchDevice: @unchecked Sendable {
     static func register(over http: HTTPConnection, token: String, relyingParty: String) async throws -> BenchDevice {
         let key = P256.Signing.PrivateKey()
         let start = try await http.post(
-            Endpoint.startRegistration.path, StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey.x963Representation, label: "bench"),
+            Endpoint.startRegistration.path(), StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey.x963Representation, label: "bench"),
             as: RegistrationStartResponse.self, bearer: token)
         let message = try SignedMessage(ceremony: .registration, relyingPartyID: relyingParty, registrationID: start.registrationID,
                                         challenge: start.challenge.data).encoded()
@@ -30,11 +30,11 @@ struct BenchDevice: @unchecked Sendable {
     /// One biometric sign-in: ask for a challenge, sign it, complete.
     func signIn(over http: HTTPConnection, relyingParty: String) async throws {
         let challenge = try await http.post(
-            Endpoint.createChallenge.path, CreateChallengeRequest(registrationID: registrationID), as: ChallengeResponse.self)
+            Endpoint.createChallenge.path(), CreateChallengeRequest(registrationID: registrationID), as: ChallengeResponse.self)
         let message = try SignedMessage(ceremony: .authentication, relyingPartyID: relyingParty, registrationID: registrationID,
                                         challenge: challenge.challenge.data).encoded()
         _ = try await http.post(
-            Endpoint.signInWithBiometric.path,
+            Endpoint.signInWithBiometric.path(),
             BiometricSignInRequest(challengeID: challenge.challengeID, signature: try key.signature(for: message).derRepresentation),
             as: SignInResponse.self)
     }

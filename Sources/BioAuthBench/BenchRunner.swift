@@ -166,9 +166,9 @@ package struct BenchRunner: Sendable {
                 group.addTask { [relyingParty] in
                     try await HTTPConnection.with(host: server.host, port: server.port) { http in
                         let account = PasswordSignInRequest(username: "bench-\(tag)-\(index)", password: "bench password \(index) \(tag)")
-                        _ = try await http.post(Endpoint.createUser.path, CreateUserRequest(username: account.username, password: account.password),
+                        _ = try await http.post(Endpoint.createUser.path(), CreateUserRequest(username: account.username, password: account.password),
                                                 as: UserResponse.self)
-                        let token = try await http.post(Endpoint.signInWithPassword.path, account, as: SignInResponse.self).sessionToken
+                        let token = try await http.post(Endpoint.signInWithPassword.path(), account, as: SignInResponse.self).sessionToken
                         var registered: [BenchDevice] = []
                         for _ in 0..<devices {
                             registered.append(try await BenchDevice.register(over: http, token: token, relyingParty: relyingParty))
@@ -199,7 +199,7 @@ package struct BenchRunner: Sendable {
 
     private func passwordSignIn(_ accounts: [PasswordSignInRequest]) -> LoadGenerator.Operation {
         { connection, iteration, http in
-            _ = try await http.post(Endpoint.signInWithPassword.path, accounts[(connection + iteration) % accounts.count], as: SignInResponse.self)
+            _ = try await http.post(Endpoint.signInWithPassword.path(), accounts[(connection + iteration) % accounts.count], as: SignInResponse.self)
         }
     }
 

@@ -16,7 +16,7 @@ package struct BenchmarkDatabase: Sendable {
 
     /// Opens (creating and migrating as needed) the database at `location`: a SQLite file, or a
     /// `postgres://` URL.
-    package static func open(_ location: String, maxConnections: Int = 20, logger: Logger) async throws -> BenchmarkDatabase {
+    static func open(_ location: String, maxConnections: Int = 20, logger: Logger) async throws -> BenchmarkDatabase {
         var configuration = ServerConfiguration()
         configuration.databasePath = location
         configuration.databaseMaxConnections = maxConnections
@@ -29,12 +29,12 @@ package struct BenchmarkDatabase: Sendable {
     }
 
     /// Closes the database.
-    package func close() async throws {
+    func close() async throws {
         try await server.close()
     }
 
     /// Opens the database at `location`, runs `body` with it, and closes it, also when `body` throws.
-    package static func with<T: Sendable>(
+    static func with<T: Sendable>(
         _ location: String, maxConnections: Int = 20, logger: Logger, _ body: (BenchmarkDatabase) async throws -> T
     ) async throws -> T {
         let database = try await open(location, maxConnections: maxConnections, logger: logger)
@@ -61,7 +61,7 @@ package struct BenchmarkDatabase: Sendable {
     /// hashes would take days).
     ///
     /// - Parameter progress: Called after each batch with the number of accounts added so far.
-    package func seed(accounts: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
+    func seed(accounts: Int, now: Date = Date(), progress: @Sendable (Int) -> Void = { _ in }) async throws {
         let passwordHash = try await PasswordHasher(cost: 10).hash("seeded account \(UUID())")
         let batch = 2_000
         var added = 0
@@ -84,7 +84,7 @@ package struct BenchmarkDatabase: Sendable {
     /// Without this, the run after seeding a million accounts measures that catch-up (an
     /// autovacuum of a million fresh rows, a gigabyte of pages flushed) competing for the disk
     /// with the sign-ins' commits, not the database at that size.
-    package func settle() async throws {
+    func settle() async throws {
         switch flavor {
         case .sqlite:
             _ = try await database.withDatabase { db in try await db.raw("PRAGMA wal_checkpoint(TRUNCATE)").all() }
@@ -156,7 +156,7 @@ package struct BenchmarkDatabase: Sendable {
     /// the same services and transactions the server uses, but no HTTP and no signature check.
     ///
     /// The result is the database's own ceiling for biometric sign-ins on this machine.
-    package func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
+    func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
         let registrationIDs = try await database.transaction { db in
             try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
         }

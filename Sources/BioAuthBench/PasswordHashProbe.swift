@@ -6,9 +6,9 @@ import Foundation
 /// A password sign-in is bounded by one bcrypt verification by design; this measures how many
 /// the server's own hasher (SHA-256 prehash, then bcrypt, on NIO's thread pool) completes per
 /// second with every core busy.
-package enum PasswordHashProbe {
+enum PasswordHashProbe {
     /// Verifications per second at `cost`, from one task per core for `duration`.
-    package static func verificationsPerSecond(cost: Int, duration: Duration) async throws -> Double {
+    static func verificationsPerSecond(cost: Int, duration: Duration) async throws -> Double {
         let hasher = PasswordHasher(cost: UInt8(cost))
         let stored = try await hasher.hash("probe password")
         return try await RateProbe.count(tasks: ProcessInfo.processInfo.activeProcessorCount, for: duration) { _ in

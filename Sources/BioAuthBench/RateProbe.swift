@@ -2,15 +2,15 @@ import Foundation
 
 /// The loop behind every limit `bioauth bench` measures: concurrent tasks repeat an operation
 /// until a deadline, and the completed operations are counted.
-package enum RateProbe {
+enum RateProbe {
     /// Operations completed in a measured time.
-    package struct Count: Sendable {
+    struct Count: Sendable {
         /// Operations completed.
-        package var operations: Int
+        var operations: Int
         /// The measured time in seconds.
-        package var seconds: Double
+        var seconds: Double
         /// Operations per second.
-        package var perSecond: Double { seconds > 0 ? Double(operations) / seconds : 0 }
+        var perSecond: Double { seconds > 0 ? Double(operations) / seconds : 0 }
     }
 
     /// Runs `batch` from `tasks` concurrent tasks, each again and again until `duration` has
@@ -18,7 +18,7 @@ package enum RateProbe {
     ///
     /// - Parameter batch: One round on task number `task`; returns how many operations it completed
     ///   (more than one when a single operation is too short to read the clock after each).
-    package static func count(
+    static func count(
         tasks: Int, for duration: Duration, _ batch: @escaping @Sendable (_ task: Int) async throws -> Int
     ) async throws -> Count {
         let clock = ContinuousClock()

@@ -7,7 +7,7 @@ extension DemoScenario {
     package func attackReplay() async throws -> DemoSection {
         device.willAnswer(.present("owner"))
         try await client.signInWithBiometrics(prompt: "Sign in to Bank")
-        guard let recorded = tap.lastRequest(pathSuffix: Endpoint.signInWithBiometric.path) else { throw BioAuthError.transport("no sign-in request recorded") }
+        guard let recorded = tap.lastRequest(pathSuffix: Endpoint.signInWithBiometric.path()) else { throw BioAuthError.transport("no sign-in request recorded") }
         let (body, response) = try await tap.replay(recorded)
         let code = RawHTTP.errorCode(body)
         let property = PropertyResult(
@@ -32,7 +32,7 @@ extension DemoScenario {
         }
         let lifetime = TimeInterval(server.challengeTTL.components.seconds)
         tap.setHold { request in
-            if request.url?.path.hasSuffix(Endpoint.signInWithBiometric.path) == true { server.advanceClock(by: lifetime + 1) }
+            if request.url?.path.hasSuffix(Endpoint.signInWithBiometric.path()) == true { server.advanceClock(by: lifetime + 1) }
         }
         defer { tap.setHold(nil) }
         device.willAnswer(.present("owner"))

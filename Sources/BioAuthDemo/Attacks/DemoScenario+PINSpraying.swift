@@ -24,7 +24,7 @@ extension DemoScenario {
             }
         }
         // With the sniffed registration id and Alice's right PIN, but a key of the attacker's own.
-        let registrationID = tap.lastRequest(pathSuffix: Endpoint.createChallenge.path)
+        let registrationID = tap.lastRequest(pathSuffix: Endpoint.createChallenge.path())
             .flatMap { $0.httpBody }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] }?["registration_id"] ?? ""
         let challengeBody = try await http.call(.createChallenge, json: ["registration_id": registrationID]).body
         let challenge = (try? JSONSerialization.jsonObject(with: challengeBody) as? [String: String]) ?? [:]

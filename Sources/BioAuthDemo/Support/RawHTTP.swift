@@ -13,7 +13,7 @@ struct RawHTTP: Sendable {
     /// (if any); returns the status and body.
     @discardableResult
     func call(_ endpoint: Endpoint, id: String? = nil, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: baseURL.absoluteString + (id.map { endpoint.path($0) } ?? endpoint.path))!)
+        var request = URLRequest(url: URL(string: baseURL.absoluteString + endpoint.path(id))!)
         request.httpMethod = endpoint.method.rawValue
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {

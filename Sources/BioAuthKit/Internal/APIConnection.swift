@@ -28,7 +28,7 @@ struct APIConnection: Sendable {
     }
 
     private func send(_ endpoint: Endpoint, id: String?, body: (any Encodable & Sendable)?, token: String?) async throws(BioAuthError) -> Data {
-        let path = id.map { endpoint.path($0) } ?? endpoint.path
+        let path = endpoint.path(id)
         let method = endpoint.method.rawValue
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard let url = URL(string: base + path) else { throw .transport("bad URL for \(path)") }

@@ -23,14 +23,12 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         self.template = template
     }
 
-    /// The path of a call that takes no id.
-    public var path: String {
-        precondition(!template.contains("{id}"), "\(template) needs an id")
-        return template
-    }
-
-    /// The path with `id` where `{id}` stands.
-    public func path(_ id: String) -> String {
+    /// The path, with `id` where `{id}` stands: an id exactly when the template has a place for one.
+    public func path(_ id: String? = nil) -> String {
+        guard let id else {
+            precondition(!template.contains("{id}"), "\(template) needs an id")
+            return template
+        }
         precondition(template.contains("{id}"), "\(template) takes no id")
         return template.replacingOccurrences(of: "{id}", with: id)
     }
