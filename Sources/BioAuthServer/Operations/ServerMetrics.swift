@@ -29,7 +29,8 @@ final class ServerMetrics: Sendable {
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
         ]
         self.factory = factory
-        activeSessions = registry.makeGauge(name: "bioauth_active_sessions", help: "Live (unexpired, unrevoked) sessions in the database.")
+        activeSessions = registry.makeGauge(descriptor: MetricNameDescriptor(
+            namespace: "bioauth", metricName: "active", unitName: "sessions", helpText: "Live (unexpired, unrevoked) sessions in the database."))
     }
 
     /// One answered request.
