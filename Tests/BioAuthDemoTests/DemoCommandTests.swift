@@ -6,14 +6,9 @@ import Testing
 /// `bioauth demo` as a newcomer runs it: the real binary.
 @Suite("bioauth demo")
 struct DemoCommandTests {
-    /// Runs the binary to completion; returns its status and output.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: Data, stderr: String) {
-        try await BioAuthProcess.run(arguments)
-    }
-
     @Test("`bioauth demo --json` exits 0 and reports every property passed")
     func jsonRunPasses() async throws {
-        let (status, stdout, stderr) = try await Self.run(["demo", "--json"])
+        let (status, stdout, stderr) = try await BioAuthProcess.run(["demo", "--json"])
         #expect(status == 0, "stderr: \(stderr)")
         let report = try JSONDecoder().decode(DemoReport.self, from: stdout)
         let object = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
@@ -25,7 +20,7 @@ struct DemoCommandTests {
 
     @Test("plain text when not a terminal: no ANSI escapes, ends with the property table")
     func plainTextWithoutTerminal() async throws {
-        let (status, stdout, _) = try await Self.run(["demo"])
+        let (status, stdout, _) = try await BioAuthProcess.run(["demo"])
         let text = String(decoding: stdout, as: UTF8.self)
         #expect(status == 0)
         #expect(!text.contains("\u{1B}["))
