@@ -82,21 +82,23 @@ let package = Package(
             dependencies: [
                 "BioAuthKit",
                 "BioAuthSimulator",
-                "BioAuthServer",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "BioAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
             ]
         ),
-        // What the tests and the bench share: throwaway PostgreSQL databases, the `bioauth`
-        // process, the test vectors.
+        // What the tests, the demo and the bench share (as HummingbirdTesting is for hummingbird):
+        // the in-process loopback server and its clock, the `bioauth` process, the ceremonies a
+        // software device key performs, throwaway PostgreSQL databases and PIN keys, the test vectors.
         .target(
             name: "BioAuthTesting",
             dependencies: [
                 "BioAuthProtocol",
+                "BioAuthKit",
                 "BioAuthServer",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),
@@ -122,6 +124,7 @@ let package = Package(
                 "BioAuthServer",
                 "BioAuthDemo",
                 "BioAuthBench",
+                "BioAuthTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,10 +139,8 @@ let package = Package(
             dependencies: [
                 "BioAuthKit",
                 "BioAuthSimulator",
-                "BioAuthServer",
                 "BioAuthProtocol",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "BioAuthTesting",
             ]
         ),
         .testTarget(

@@ -165,13 +165,13 @@ package struct BenchRunner: Sendable {
                 let devices = max(0, min(perAccount, options.devices - index * perAccount))
                 group.addTask { [relyingParty] in
                     try await HTTPConnection.with(host: server.host, port: server.port) { http in
+                        let phone = PhoneConnection(http: http, relyingPartyID: relyingParty)
                         let account = PasswordSignInRequest(username: "bench-\(tag)-\(index)", password: "bench password \(index) \(tag)")
-                        _ = try await http.post(Endpoint.createUser.path(), CreateUserRequest(username: account.username, password: account.password),
-                                                as: UserResponse.self)
-                        let token = try await http.post(Endpoint.signInWithPassword.path(), account, as: SignInResponse.self).sessionToken
+                        try await phone.signUp(account.username, password: account.password)
+                        let token = try await phone.signIn(account.username, password: account.password).sessionToken
                         var registered: [BenchDevice] = []
                         for _ in 0..<devices {
-                            registered.append(try await BenchDevice.register(over: http, token: token, relyingParty: relyingParty))
+                            registered.append(try await BenchDevice.register(over: phone, token: token))
                         }
                         return (registered, account)
                     }
@@ -193,13 +193,13 @@ package struct BenchRunner: Sendable {
         let relyingParty = self.relyingParty
         return { connection, iteration, http in
             let device = devices[(connection + iteration * 7_919) % devices.count]
-            try await device.signIn(over: http, relyingParty: relyingParty)
+            try await device.signIn(over: PhoneConnection(http: http, relyingPartyID: relyingParty))
         }
     }
 
     private func passwordSignIn(_ accounts: [PasswordSignInRequest]) -> LoadGenerator.Operation {
         { connection, iteration, http in
-            _ = try await http.post(Endpoint.signInWithPassword.path(), accounts[(connection + iteration) % accounts.count], as: SignInResponse.self)
+            _ = try await http.exchange(.signInWithPassword, accounts[(connection + iteration) % accounts.count], as: SignInResponse.self)
         }
     }
 

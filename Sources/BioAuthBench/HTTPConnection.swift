@@ -83,13 +83,15 @@ final class HTTPConnection {
         throw ConnectionClosed()
     }
 
-    /// Posts `request` as JSON and decodes a 2xx answer as `Response`.
-    func post<Request: Encodable, Response: Decodable>(
-        _ path: String, _ request: Request, as _: Response.Type, bearer: String? = nil
+    /// Sends `request` (if any) as JSON to `endpoint` and decodes a 2xx answer as `Response`.
+    func exchange<Response: Decodable>(
+        _ endpoint: Endpoint, id: String? = nil, _ request: (any Encodable)?, as _: Response.Type, bearer: String? = nil
     ) async throws -> Response {
-        let reply = try await send(.POST, path, body: ByteBuffer(data: try encoder.encode(request)), bearer: bearer)
+        let path = endpoint.path(id)
+        let reply = try await send(HTTPMethod(rawValue: endpoint.method.rawValue), path,
+                                   body: try request.map { ByteBuffer(data: try encoder.encode($0)) }, bearer: bearer)
         guard (200..<300).contains(reply.status) else {
-            throw UnexpectedReply(method: "POST", path: path, status: reply.status, body: String(buffer: reply.body))
+            throw UnexpectedReply(method: endpoint.method.rawValue, path: path, status: reply.status, body: String(buffer: reply.body))
         }
         return try decoder.decode(Response.self, from: Data(reply.body.readableBytesView))
     }

@@ -23,7 +23,7 @@ final class ServerProcess: @unchecked Sendable {
     static func start(database: String, arguments: [String]) async throws -> ServerProcess {
         let server = try BioAuthProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
-                + (try pinKeyArguments(database: database)) + arguments,
+                + ["--pin-key-file", try ThrowawayPINKey.file()] + arguments,
             passStandardError: true)
         do {
             return ServerProcess(server: server, port: try await server.waitForPort())
@@ -82,18 +82,4 @@ enum ProcessStats {
         }
         return nil
     }
-}
-
-/// PostgreSQL servers need a PIN key file (SQLite ones make their own): a throwaway one.
-private func pinKeyArguments(database: String) throws -> [String] {
-    guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else { return [] }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-bench-\(UUID().uuidString).pin-key").path
-    var key = [UInt8](repeating: 0, count: 32)
-    var generator = SystemRandomNumberGenerator()
-    for index in key.indices { key[index] = generator.next() }
-    guard FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(key)) + "\n").utf8),
-                                         attributes: [.posixPermissions: 0o600]) else {
-        throw CocoaError(.fileWriteUnknown)
-    }
-    return ["--pin-key-file", path]
 }

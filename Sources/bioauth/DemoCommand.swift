@@ -1,5 +1,6 @@
 import ArgumentParser
 import BioAuthDemo
+import BioAuthTesting
 import Foundation
 
 /// `bioauth demo`: the whole scenario, attacks included, on a simulated phone.
@@ -44,15 +45,15 @@ struct DemoCommand: AsyncParsableCommand {
             if !json { write(renderer.header(mode: "remote; the stolen-database and expired-challenge attacks need an in-process server", server: server)) }
             report = await DemoRunner.run(target: .remote(url, relyingPartyID: relyingParty), onSection: onSection)
         } else {
-            let inProcess: InProcessServer
+            let inProcess: LoopbackServer
             do {
-                inProcess = try await InProcessServer.start()
+                inProcess = try await LoopbackServer.startDemo()
             } catch {
                 throw ValidationFailure("cannot start the in-process server: \(error)")
             }
             if !json { write(renderer.header(mode: "in-process, temporary SQLite file", server: inProcess.baseURL.absoluteString)) }
             report = await DemoRunner.run(target: .inProcess(inProcess), onSection: onSection)
-            await inProcess.stop()
+            try? await inProcess.stop()
         }
         if json {
             let encoder = JSONEncoder()

@@ -1,5 +1,6 @@
 import BioAuthDemo
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -51,9 +52,9 @@ struct ScenarioTests {
 
     @Test("with --server, the attacks that need the server's clock or file are skipped, not failed")
     func remoteModeSkipsInProcessAttacks() async throws {
-        let server = try await InProcessServer.start()
-        let report = await DemoRunner.run(target: .remote(server.baseURL, relyingPartyID: InProcessServer.relyingPartyID))
-        await server.stop()
+        let server = try await LoopbackServer.startDemo()
+        let report = await DemoRunner.run(target: .remote(server.baseURL, relyingPartyID: LoopbackServer.demoRelyingPartyID))
+        try? await server.stop()
         #expect(report.mode == "remote")
         let skipped = Set(report.properties.filter { $0.status == .skip }.map(\.property))
         #expect(skipped == [.expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist])

@@ -1,6 +1,6 @@
 import BioAuthKit
 import BioAuthSimulator
-import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Synchronization
 import Testing
@@ -9,13 +9,6 @@ import Testing
 /// device, password change, sign-out everywhere, and no session left behind.
 @Suite("Client: step-up, device-bound PIN, password change, session hygiene")
 struct ClientAccountTests {
-    /// The server's clock, moved by the test.
-    final class Clock: Sendable {
-        private let current = Mutex(Date())
-        var now: Date { current.withLock { $0 } }
-        func advance(minutes: Double) { current.withLock { $0 += minutes * 60 } }
-    }
-
     /// Counts how often the app was asked for the password.
     final class PasswordPrompt: Sendable {
         private let asked = Mutex(0)
@@ -25,13 +18,12 @@ struct ClientAccountTests {
         }
     }
 
-    private static func withServer<T: Sendable>(_ body: @Sendable (LiveServer, Clock) async throws -> T) async throws -> T {
-        let clock = Clock()
-        return try await LiveServer.run(configure: { $0.useClock { clock.now } }) { server in try await body(server, clock) }
+    private static func withServer<T: Sendable>(_ body: @Sendable (LoopbackServer, ServerClock) async throws -> T) async throws -> T {
+        try await LoopbackServer.run { server in try await body(server, server.clock) }
     }
 
-    private static func isLive(_ token: String, on server: LiveServer) async throws -> Bool {
-        try await server.raw("GET", "/v1/sessions/current", token: token).1.statusCode == 200
+    private static func isLive(_ token: String, on server: LoopbackServer) async throws -> Bool {
+        try await server.raw(.getCurrentSession, token: token).1.statusCode == 200
     }
 
     @Test("turning biometric sign-in on again from a biometric session keeps the user signed in, with no extra prompt while fresh")
@@ -65,7 +57,7 @@ struct ClientAccountTests {
             _ = try await account.enableBiometricsAndSignOut()
             account.device.willAnswer(.present("owner"))
             try await account.client.signInWithBiometrics(prompt: "Sign in")
-            clock.advance(minutes: 10)
+            clock.advance(seconds: 10 * 60)
             let prompts = account.device.promptCount
             account.device.willAnswer(.present("owner"), .present("owner"))
             _ = try await account.client.enableBiometricSignIn(prompt: "Turn on Face ID")
@@ -81,7 +73,7 @@ struct ClientAccountTests {
             let prompt = PasswordPrompt()
             try await account.client.setPIN("4921", keepBehindBiometrics: false, reauthentication: .password(prompt.answer(Account.password)))
             #expect(prompt.count == 0)
-            clock.advance(minutes: 6)
+            clock.advance(seconds: 6 * 60)
             try await account.client.setPIN("3917", keepBehindBiometrics: false, reauthentication: .password(prompt.answer(Account.password)))
             #expect(prompt.count == 1)
             try await account.client.signOut()
@@ -94,7 +86,7 @@ struct ClientAccountTests {
     func noReauthenticationGiven() async throws {
         try await Self.withServer { server, clock in
             let account = try await Account.signedIn(on: server)
-            clock.advance(minutes: 6)
+            clock.advance(seconds: 6 * 60)
             let error = await caught { try await account.client.setPIN("4921") }
             #expect(error?.serverCode == .reauthenticationRequired)
             #expect(await account.client.isPINSet == false)

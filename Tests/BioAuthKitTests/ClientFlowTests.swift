@@ -1,5 +1,6 @@
 import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct ClientFlowTests {
     @Test("sign up → password → enable biometrics → sign out → biometric sign-in → PIN → disable")
     func missionFlowEndToEnd() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let device = SimulatedDevice()
             let client = server.client(on: device)
             let user = try await client.signUp(username: "alice", password: Account.password)
@@ -53,7 +54,7 @@ struct ClientFlowTests {
 
     @Test("biometric sign-in with each algorithm", arguments: [SignatureAlgorithm.es256, .ed25519])
     func biometricSignIn(algorithm: SignatureAlgorithm) async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server, algorithm: algorithm)
             let registration = try await account.enableBiometricsAndSignOut()
             #expect(registration.algorithm == algorithm)
@@ -70,7 +71,7 @@ struct ClientFlowTests {
 
     @Test("the session kept behind biometrics is restored with one prompt; after sign-out it is gone")
     func restoreSession() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             account.device.willAnswer(.present("owner"))
             try await account.client.enableBiometricSignIn(prompt: "Enable")
@@ -87,7 +88,7 @@ struct ClientFlowTests {
 
     @Test("PIN fallback when biometry is locked out")
     func pinFallbackAfterLockout() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             try await account.client.setPIN("5832", keepBehindBiometrics: false)
             _ = try await account.enableBiometricsAndSignOut()
@@ -104,7 +105,7 @@ struct ClientFlowTests {
 
     @Test("server errors arrive as the contract's codes; no server is a transport failure")
     func serverAndTransportErrors() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let client = server.client(on: SimulatedDevice())
             try await client.signUp(username: "bob", password: Account.password)
             let taken = await caught { try await client.signUp(username: "BOB", password: Account.password) }
@@ -116,7 +117,7 @@ struct ClientFlowTests {
             #expect(await caught { try await client.setPIN("1234") } == .notSignedIn)
         }
         let offline = BioAuthClient(
-            configuration: BioAuthConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, relyingPartyID: LiveServer.relyingPartyID),
+            configuration: BioAuthConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, relyingPartyID: LoopbackServer.relyingPartyID),
             device: SimulatedDevice().backends)
         let failure = await caught { try await offline.signIn(username: "bob", password: Account.password) }
         #expect(failure?.code == .transport, "expected a transport failure, got \(String(describing: failure))")
@@ -124,7 +125,7 @@ struct ClientFlowTests {
 
     @Test("passcode fallback only when opted in: the client's policy decides")
     func passcodeFallbackOptIn() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let strict = try await Account.signedIn(on: server)
             _ = try await strict.enableBiometricsAndSignOut()
             strict.device.willAnswer(.passcode("123456"))

@@ -1,5 +1,6 @@
 @_spi(DeviceSeam) import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ClientSecurityTests {
     @Test("hooked evaluatePolicy success yields no token and no valid signature")
     func hookedEvaluatePolicyYieldsNoToken() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let owner = try await Account.signedIn(on: server)
             try await owner.client.setPIN("246810")
             owner.device.willAnswer(.present("owner"))
@@ -31,7 +32,7 @@ struct ClientSecurityTests {
 
     @Test("app storage yields no session token, no PIN and no private key")
     func storageYieldsNoToken() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             try await account.client.setPIN("902817")
             account.device.willAnswer(.present("owner"))
@@ -46,7 +47,7 @@ struct ClientSecurityTests {
 
     @Test("a replayed biometric sign-in request is refused: the challenge was single-use")
     func replayedSignInRefused() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let tap = RecordingTransport()
             let account = try await Account.signedIn(on: server, transport: tap)
             _ = try await account.enableBiometricsAndSignOut()
@@ -61,7 +62,7 @@ struct ClientSecurityTests {
 
     @Test("enrollment change → biometryChanged → password sign-in → the old registration is revoked on the server")
     func enrollmentChangeRevokesRegistration() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             let registration = try await account.enableBiometricsAndSignOut()
             account.device.enroll("someone else")
@@ -75,7 +76,7 @@ struct ClientSecurityTests {
             #expect(signedIn.reconciliation == .serverRegistrationRevoked(registrationID: registration.id, reason: .biometryChanged))
             #expect(try await server.registrations(token: try #require(await account.client.sessionToken)).isEmpty)
             // The stale registration can no longer even get a challenge.
-            let (_, response) = try await server.raw("POST", "/v1/biometric/challenges", json: Data(#"{"registration_id":"\#(registration.id)"}"#.utf8))
+            let (_, response) = try await server.raw(.createChallenge, json: Data(#"{"registration_id":"\#(registration.id)"}"#.utf8))
             #expect(response.statusCode == 404)
             // And biometric sign-in can be enabled again with the new enrollment.
             account.device.willAnswer(.present("someone else"))

@@ -1,5 +1,6 @@
 import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct OSUpdateTests {
     @Test("after an OS update biometric sign-in still works with the same registration and one prompt; nothing is revoked")
     func signInSurvivesOSUpdate() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             let registration = try await account.enableBiometricsAndSignOut()
             account.device.installOSUpdate()
@@ -28,7 +29,7 @@ struct OSUpdateTests {
 
     @Test("after an OS update, a real enrollment change is still reported as biometryChanged")
     func enrollmentChangeAfterOSUpdate() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             _ = try await account.enableBiometricsAndSignOut()
             account.device.installOSUpdate()

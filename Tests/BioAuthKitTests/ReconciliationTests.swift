@@ -1,5 +1,6 @@
 import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -7,12 +8,12 @@ import Testing
 struct ReconciliationTests {
     @Test("the server no longer knows the registration → biometric sign-in cleans the local side and says so")
     func serverForgotDuringSignIn() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             let registration = try await account.enableBiometricsAndSignOut()
             // Revoked elsewhere (another device, the web).
             let token = try await account.token()
-            let (_, response) = try await server.raw("DELETE", "/v1/biometric/registrations/\(registration.id)", token: token)
+            let (_, response) = try await server.raw(.deleteRegistration, id: registration.id, token: token)
             #expect(response.statusCode == 204)
             let prompts = account.device.promptCount
             let error = await caught { try await account.client.signInWithBiometrics(prompt: "p") }
@@ -26,13 +27,13 @@ struct ReconciliationTests {
 
     @Test("reconcile(): the server forgot → local key deleted")
     func reconcileServerForgot() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             account.device.willAnswer(.present("owner"))
             let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
             #expect(try await account.client.reconcile() == nil, "both sides agree")
             let token = try #require(await account.client.sessionToken)
-            _ = try await server.raw("DELETE", "/v1/biometric/registrations/\(registration.id)", token: token)
+            _ = try await server.raw(.deleteRegistration, id: registration.id, token: token)
             // Deleting the registration ended the sessions it created; ours is a password session.
             #expect(try await account.client.reconcile() == .localRegistrationRemoved(registrationID: registration.id))
             #expect(await account.client.isBiometricSignInEnabled() == false)
@@ -41,7 +42,7 @@ struct ReconciliationTests {
 
     @Test("reconcile(): the device lost the key (passcode removed) → registration revoked on the server")
     func reconcileLocalKeyMissing() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             account.device.willAnswer(.present("owner"))
             let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
@@ -54,7 +55,7 @@ struct ReconciliationTests {
 
     @Test("reconcile(): an enrollment change while signed in → registration revoked on the server")
     func reconcileEnrollmentChanged() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             account.device.willAnswer(.present("owner"))
             let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
@@ -67,7 +68,7 @@ struct ReconciliationTests {
 
     @Test("disable deletes the local key AND the server registration")
     func disableDeletesBothSides() async throws {
-        try await LiveServer.run { server in
+        try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             account.device.willAnswer(.present("owner"))
             try await account.client.enableBiometricSignIn(prompt: "Enable")

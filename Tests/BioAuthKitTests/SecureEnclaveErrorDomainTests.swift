@@ -1,5 +1,6 @@
 @_spi(DeviceSeam) @testable import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 

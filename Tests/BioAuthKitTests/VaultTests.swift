@@ -1,5 +1,6 @@
 @_spi(DeviceSeam) import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 import Testing
 

@@ -12,7 +12,7 @@ struct AccountAdministrationTests {
     func recoverEverything() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let pin = try await server.api.setPIN("3917", token: account.sessionToken)
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
@@ -39,7 +39,7 @@ struct AccountAdministrationTests {
                 try await server.api.expectError(.passwordChangeRequired, method, path, token: restricted.sessionToken)
             }
             try await server.api.expectError(.passwordChangeRequired, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: restricted.sessionToken)
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: restricted.sessionToken)
             try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: restricted.sessionToken)
             try await server.api.call(.put, "/v1/users/me/password",
                                       json: ChangePasswordRequest(currentPassword: recovery.oneTimePassword, newPassword: "my new own password"), token: restricted.sessionToken)

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct AuthorizationTests {
         try await TestServer.run { server in
             let before = try await server.snapshot()
             try await server.api.expectError(.invalidSession, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()))
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()))
             try await server.api.expectError(.invalidSession, .get, "/v1/biometric/registrations")
             #expect(try await server.snapshot() == before)
         }
@@ -22,7 +23,7 @@ struct AuthorizationTests {
             let api = server.api
             let alice = try await api.newAccount()
             let bob = try await api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let start = try await api.startRegistration(key, token: alice.sessionToken)
             let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
 
@@ -44,7 +45,7 @@ struct AuthorizationTests {
     func biometricSessionOwner() async throws {
         try await TestServer.run { server in
             let alice = try await server.api.newAccount()
-            let key = TestDeviceKey.ed25519()
+            let key = SoftwareDeviceKey.ed25519()
             let registration = try await server.api.register(key, token: alice.sessionToken)
             let session = try await server.api.biometricSignIn(key, registrationID: registration.id)
             #expect(session.user.id == alice.user.id)

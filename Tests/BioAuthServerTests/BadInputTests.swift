@@ -65,7 +65,7 @@ struct BadInputTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
-            let body = #"{"algorithm": "\#(name)", "public_key": "\#(Base64URL.encode(TestDeviceKey.es256().publicKey()))"}"#
+            let body = #"{"algorithm": "\#(name)", "public_key": "\#(Base64URL.encode(SoftwareDeviceKey.es256().publicKey()))"}"#
             try await server.api.expectError(.unsupportedAlgorithm, .post, "/v1/biometric/registrations", raw: Data(body.utf8), token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }
@@ -88,9 +88,9 @@ struct BadInputTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.es256().publicKey()), token: account.sessionToken)
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
             try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.ed25519().publicKey(.spki)), token: account.sessionToken)
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.ed25519().publicKey(.spki)), token: account.sessionToken)
             try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
                                              json: StartRegistrationRequest(algorithm: .es256, publicKey: Data()), token: account.sessionToken)
         }
@@ -101,7 +101,7 @@ struct BadInputTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             try await server.api.expectError(.invalidRequest, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey(), label: String(repeating: "l", count: 65)),
+                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey(), label: String(repeating: "l", count: 65)),
                                              token: account.sessionToken)
         }
     }

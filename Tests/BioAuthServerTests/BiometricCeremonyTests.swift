@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 enum KeyVariant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case es256X963, es256SPKI, ed25519Raw, ed25519SPKI
 
-    var key: TestDeviceKey {
+    var key: SoftwareDeviceKey {
         switch self {
         case .es256X963, .es256SPKI: .es256()
         case .ed25519Raw, .ed25519SPKI: .ed25519()
         }
     }
 
-    var encoding: TestDeviceKey.Encoding {
+    var encoding: SoftwareDeviceKey.Encoding {
         switch self {
         case .es256X963, .ed25519Raw: .x963OrRaw
         case .es256SPKI, .ed25519SPKI: .spki
@@ -64,7 +65,7 @@ struct BiometricCeremonyTests {
         try await TestServer.run { server in
             let api = server.api
             let account = try await api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await api.register(key, token: account.sessionToken)
             let biometricSession = try await api.biometricSignIn(key, registrationID: registration.id)
             let openChallenge = try await api.signedAuthentication(key, registrationID: registration.id)
@@ -87,10 +88,10 @@ struct BiometricCeremonyTests {
             let api = server.api
             let alice = try await api.newAccount()
             let bob = try await api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await api.register(key, token: alice.sessionToken)
             let before = try await server.snapshot()
-            for (token, encoding) in [(alice.sessionToken, TestDeviceKey.Encoding.x963OrRaw), (bob.sessionToken, .spki)] {
+            for (token, encoding) in [(alice.sessionToken, SoftwareDeviceKey.Encoding.x963OrRaw), (bob.sessionToken, .spki)] {
                 try await api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
                                           json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey(encoding)), token: token)
             }
@@ -110,7 +111,7 @@ struct BiometricCeremonyTests {
             }
             let before = try await server.snapshot()
             try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.ed25519().publicKey()), token: account.sessionToken)
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }
     }
@@ -120,7 +121,7 @@ struct BiometricCeremonyTests {
         try await TestServer.run { server in
             let api = server.api
             let account = try await api.newAccount()
-            let key = TestDeviceKey.ed25519()
+            let key = SoftwareDeviceKey.ed25519()
             let registration = try await api.register(key, token: account.sessionToken)
             let session = try await api.biometricSignIn(key, registrationID: registration.id)
             let audit = try await api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit", token: session.sessionToken)

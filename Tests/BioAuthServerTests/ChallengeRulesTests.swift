@@ -8,7 +8,7 @@ import Testing
 @Suite("Challenge rules")
 struct ChallengeRulesTests {
     /// A user with one active registration of `key`.
-    private func enrolled(_ server: TestServer, _ key: TestDeviceKey = .es256()) async throws -> (account: SignInResponse, registration: Registration) {
+    private func enrolled(_ server: TestServer, _ key: SoftwareDeviceKey = .es256()) async throws -> (account: SignInResponse, registration: Registration) {
         let account = try await server.api.newAccount()
         return (account, try await server.api.register(key, token: account.sessionToken))
     }
@@ -30,7 +30,7 @@ struct ChallengeRulesTests {
     @Test("replaying a completed authentication is refused")
     func replayOfCompletedAuthentication() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (_, registration) = try await enrolled(server, key)
             let request = try await server.api.signedAuthentication(key, registrationID: registration.id)
             _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric", json: request)
@@ -41,7 +41,7 @@ struct ChallengeRulesTests {
     @Test("a challenge answered after it expired is refused")
     func expiredChallenge() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (_, registration) = try await enrolled(server, key)
             let request = try await server.api.signedAuthentication(key, registrationID: registration.id)
             server.clock.advance(seconds: 120)
@@ -52,7 +52,7 @@ struct ChallengeRulesTests {
     @Test("a challenge lives exactly its TTL")
     func challengeTTLBoundary() async throws {
         try await TestServer.run(configure: { $0.challengeTTL = .seconds(30) }) { server in
-            let key = TestDeviceKey.ed25519()
+            let key = SoftwareDeviceKey.ed25519()
             let (_, registration) = try await enrolled(server, key)
             let request = try await server.api.signedAuthentication(key, registrationID: registration.id)
             server.clock.advance(seconds: 29.9)
@@ -64,7 +64,7 @@ struct ChallengeRulesTests {
     func expiredRegistrationChallenge() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
             server.clock.advance(seconds: 121)
             try await server.api.expectError(.challengeInvalid, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
@@ -77,7 +77,7 @@ struct ChallengeRulesTests {
     func registrationChallengeSingleUse() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
             let body = VerifyRegistrationRequest(signature: key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data))
             let path = "/v1/biometric/registrations/\(start.registrationID)/verify"
@@ -89,7 +89,7 @@ struct ChallengeRulesTests {
     @Test("a signature over another registration's message is refused")
     func challengeAnsweredForAnotherRegistration() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (account, registration) = try await enrolled(server, key)
             let other = try await server.api.register(.es256(), token: account.sessionToken)
             let challenge = try await server.api.challenge(for: registration.id)
@@ -101,7 +101,7 @@ struct ChallengeRulesTests {
     @Test("a signature over the registration ceremony's message is refused at sign-in")
     func otherCeremonysMessage() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
             let signature = key.sign(.registration, registrationID: registration.id, challenge: challenge.challenge.data)
@@ -113,7 +113,7 @@ struct ChallengeRulesTests {
     func authenticationChallengeAtVerify() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
             // Signing the authentication message with the registration challenge must not activate the key.
             let signature = key.sign(.authentication, registrationID: start.registrationID, challenge: start.challenge.data)
@@ -127,7 +127,7 @@ struct ChallengeRulesTests {
     @Test("a signature naming another relying party is refused")
     func otherRelyingParty() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
             let signature = key.sign(.authentication, rpID: "evil.example", registrationID: registration.id, challenge: challenge.challenge.data)
@@ -138,10 +138,10 @@ struct ChallengeRulesTests {
     @Test("a signature by another key is refused, and the challenge is spent")
     func signatureByAnotherKey() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
-            let forged = TestDeviceKey.es256().sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
+            let forged = SoftwareDeviceKey.es256().sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
             try await expectRefused(server, .signatureInvalid, BiometricSignInRequest(challengeID: challenge.challengeID, signature: forged))
             // Consumed by the failed attempt: even the right signature is too late now.
             let genuine = key.sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
@@ -154,7 +154,7 @@ struct ChallengeRulesTests {
         try await TestServer.run { server in
             let (_, registration) = try await enrolled(server, .ed25519())
             let challenge = try await server.api.challenge(for: registration.id)
-            let ecdsa = TestDeviceKey.es256().sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
+            let ecdsa = SoftwareDeviceKey.es256().sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
             let before = try await server.snapshot()
             try await server.api.expectError(.invalidSignatureEncoding, .post, "/v1/sessions/biometric",
                                              json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: ecdsa))
@@ -165,7 +165,7 @@ struct ChallengeRulesTests {
     @Test("malformed signatures are refused before the challenge is touched", arguments: TestVectors.malformedSignatures)
     func malformedSignature(vector: TestVectors.Invalid) async throws {
         try await TestServer.run { server in
-            let key = vector.signatureAlgorithm == .es256 ? TestDeviceKey.es256() : .ed25519()
+            let key = vector.signatureAlgorithm == .es256 ? SoftwareDeviceKey.es256() : .ed25519()
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
             let before = try await server.snapshot()
@@ -182,7 +182,7 @@ struct ChallengeRulesTests {
     @Test("unknown and foreign challenge ids are challenge_invalid")
     func unknownChallenge() async throws {
         try await TestServer.run { server in
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             _ = try await enrolled(server, key)
             try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "chl_00000000000000000000000000000000", signature: Data(repeating: 1, count: 64)))
             try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "", signature: Data()))

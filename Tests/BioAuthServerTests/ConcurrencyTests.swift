@@ -1,9 +1,10 @@
 import BioAuthProtocol
+@testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Synchronization
 import Testing
-@testable import BioAuthServer
 
 @Suite("Concurrency")
 struct ConcurrencyTests {
@@ -11,7 +12,7 @@ struct ConcurrencyTests {
     func concurrentCompletionsOfOneChallenge() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let request = try await server.api.signedAuthentication(key, registrationID: registration.id)
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
@@ -50,7 +51,7 @@ struct ConcurrencyTests {
             let parallel = try ParallelClient(server)
             var tokens: [String] = []
             for _ in 0..<12 { tokens.append(try await server.api.newAccount().sessionToken) }
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let request = StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "race")
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for token in tokens {

@@ -23,7 +23,7 @@ struct CrashSafetyTests {
 
     private func serve(_ database: String) async throws -> (BioAuthProcess, ParallelClient) {
         let process = try ServeCommandTests.launch([
-            "serve", "--port", "0", "--database", database, "--relying-party", TestServer.relyingPartyID,
+            "serve", "--port", "0", "--database", database, "--relying-party", LoopbackServer.relyingPartyID,
             "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
             "--max-registrations", "1000", "--max-pending-registrations", "1000", "--log-level", "warning",
         ])
@@ -36,7 +36,7 @@ struct CrashSafetyTests {
             let (first, client) = try await serve(database)
             defer { if first.process.isRunning { first.process.terminate() } }
             let account = try await client.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await client.register(key, token: account.sessionToken)
             let ledger = Ledger()
 
@@ -55,7 +55,7 @@ struct CrashSafetyTests {
                 for _ in 0..<2 {  // registrations of new keys
                     group.addTask {
                         while !ledger.isStopped {
-                            let key = TestDeviceKey.ed25519()
+                            let key = SoftwareDeviceKey.ed25519()
                             guard let start = try? await client.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(
                                 algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: account.sessionToken),
                                   start.status == .created, let started = try? start.decode(RegistrationStartResponse.self) else { continue }

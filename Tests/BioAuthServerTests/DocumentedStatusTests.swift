@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -42,7 +43,7 @@ struct DocumentedStatusTests {
             try await api.call(.post, "/v1/sessions/password", raw: garbage)
             try await api.call(.post, "/v1/sessions/password", raw: huge)
             let pinDevice = try await api.setPIN("3917", token: token)
-            let pinKey = TestDeviceKey.es256()
+            let pinKey = SoftwareDeviceKey.es256()
             try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "x", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
             try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "1234", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
             try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()))
@@ -74,7 +75,7 @@ struct DocumentedStatusTests {
             try await api.call(.delete, "/v1/sessions")
 
             // Biometrics.
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await api.register(key, token: token)
             try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey()), token: token)
             try await api.call(.post, "/v1/biometric/registrations", raw: garbage, token: token)
@@ -118,7 +119,7 @@ struct DocumentedStatusTests {
             // Step-up: past the window, credential changes need a re-authentication first.
             let late = try await api.signIn(user.username).sessionToken
             server.clock.advance(seconds: 61 * 60)
-            try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: late)
+            try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: late)
             try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()), token: late)
             try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "new password 1"), token: late)
 
@@ -162,8 +163,8 @@ struct DocumentedStatusTests {
             let documented = Set(OpenAPIContract.shared.operations.flatMap { operation in
                 operation.statuses.map { "\(operation.operationID) \($0)" }
             }).filter { !Self.isExempt($0) }
-            let missing = documented.subtracting(api.observed.all)
-            let undocumented = api.observed.all.subtracting(documented)
+            let missing = documented.subtracting(api.recorded.all)
+            let undocumented = api.recorded.all.subtracting(documented)
             #expect(missing.isEmpty, "documented but never produced: \(missing.sorted())")
             #expect(undocumented.isEmpty, "produced but not documented: \(undocumented.sorted())")
         }

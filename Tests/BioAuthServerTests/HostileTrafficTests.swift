@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -13,7 +14,7 @@ struct HostileTrafficTests {
     /// sign-ins, listing, audit, sign-out. Returns the problems it saw (empty when all was right).
     static func honestClient(_ client: ParallelClient, index: Int) async throws -> [String] {
         var problems: [String] = []
-        let address = ["X-Forwarded-For": "192.0.2.\(index + 1)"]
+        let address: HTTPFields = [.init("X-Forwarded-For")!: "192.0.2.\(index + 1)"]
         func check(_ answer: APIResponse, _ status: HTTPResponse.Status, _ step: String) {
             if answer.status != status { problems.append("client \(index) \(step): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))") }
         }
@@ -24,7 +25,7 @@ struct HostileTrafficTests {
         check(signIn, .ok, "password sign-in")
         guard let token = try? signIn.decode(SignInResponse.self).sessionToken else { return problems + ["client \(index): no token"] }
 
-        let key = index.isMultiple(of: 2) ? TestDeviceKey.es256() : TestDeviceKey.ed25519()
+        let key = index.isMultiple(of: 2) ? SoftwareDeviceKey.es256() : SoftwareDeviceKey.ed25519()
         let start = try await client.call(.post, "/v1/biometric/registrations",
                                           json: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: token, headers: address)
         check(start, .created, "start registration")
@@ -90,7 +91,7 @@ struct HostileTrafficTests {
 
     /// Well-formed HTTP with hostile content, from addresses of its own.
     static func hostileRequests(_ client: ParallelClient, round: Int) async throws {
-        let address = ["X-Forwarded-For": "198.51.100.\(round % 4)"]
+        let address: HTTPFields = [.init("X-Forwarded-For")!: "198.51.100.\(round % 4)"]
         let huge = Data(#"{"username":"\#(String(repeating: "x", count: 70_000))","password":"p"}"#.utf8)
         switch round % 8 {
         case 0: _ = try await client.call(.post, "/v1/users", raw: Data("{\"username\": [".utf8), headers: address)
@@ -129,9 +130,9 @@ struct HostileTrafficTests {
             }
             #expect(problems.isEmpty, "honest clients saw: \(problems)")
             // The hostile addresses were cut off by their own limit, not the honest ones.
-            let limited = try await client.call(.get, "/health", headers: ["X-Forwarded-For": "198.51.100.1"])
+            let limited = try await client.call(.get, "/health", headers: [.init("X-Forwarded-For")!: "198.51.100.1"])
             #expect(limited.errorCode == .rateLimited)
-            #expect(try await client.call(.get, "/health", headers: ["X-Forwarded-For": "192.0.2.200"]).status == .ok)
+            #expect(try await client.call(.get, "/health", headers: [.init("X-Forwarded-For")!: "192.0.2.200"]).status == .ok)
             let snapshot = try await server.snapshot()
             #expect(snapshot.tables["users", default: []].count == 6)
             #expect(snapshot.tables["registrations", default: []].count == 6)

@@ -1,7 +1,8 @@
 import BioAuthProtocol
+@testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Testing
-@testable import BioAuthServer
 
 @Suite("Housekeeping")
 struct HousekeepingTests {
@@ -9,9 +10,9 @@ struct HousekeepingTests {
     func purgeFollowsTheClock() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
-            _ = try await server.api.startRegistration(TestDeviceKey.ed25519(), token: account.sessionToken)  // left pending
+            _ = try await server.api.startRegistration(SoftwareDeviceKey.ed25519(), token: account.sessionToken)  // left pending
             _ = try await server.api.challenge(for: registration.id)  // never answered
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
             let signedOut = try await server.api.signIn(account.user.username)
@@ -57,7 +58,7 @@ struct HousekeepingTests {
     func purgedPendingKeyMayRegisterAgain() async throws {
         try await TestServer.run(configure: { $0.stepUpWindow = .seconds(3600) }) { server in
             let account = try await server.api.newAccount()
-            let pending = TestDeviceKey.es256(), revoked = TestDeviceKey.es256()
+            let pending = SoftwareDeviceKey.es256(), revoked = SoftwareDeviceKey.es256()
             _ = try await server.api.startRegistration(pending, token: account.sessionToken)
             let registration = try await server.api.register(revoked, token: account.sessionToken)
             try await server.api.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: account.sessionToken)

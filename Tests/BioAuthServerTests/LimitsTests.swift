@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -63,7 +64,7 @@ struct LimitsTests {
     func challengesPerRegistration() async throws {
         try await TestServer.run(configure: { $0.challengesPerRegistrationPerMinute = 2 }) { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let other = try await server.api.register(.ed25519(), token: account.sessionToken)
             _ = try await server.api.challenge(for: registration.id)
@@ -85,12 +86,12 @@ struct LimitsTests {
         try await TestServer.run(configure: { $0.maxPendingRegistrationsPerUser = 2 }) { server in
             let account = try await server.api.newAccount()
             let token = account.sessionToken
-            let first = TestDeviceKey.ed25519()
+            let first = SoftwareDeviceKey.ed25519()
             let started = try await server.api.startRegistration(first, token: token)
             let second = try await server.api.startRegistration(.ed25519(), token: token)
             let before = try await server.snapshot()
             try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.ed25519().publicKey()), token: token)
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: token)
             #expect(try await server.snapshot() == before)
             // Verifying one frees a pending slot.
             let signature = first.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
@@ -99,7 +100,7 @@ struct LimitsTests {
             _ = try await server.api.startRegistration(.ed25519(), token: token)
             // Deleting one frees one too.
             try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: TestDeviceKey.ed25519().publicKey()), token: token)
+                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: token)
             #expect(try await server.api.call(.delete, "/v1/biometric/registrations/\(second.registrationID)", token: token).status == .noContent)
             _ = try await server.api.startRegistration(.ed25519(), token: token)
         }
@@ -126,7 +127,7 @@ struct LimitsTests {
         // 1 s rather than less: the deadline counts from connection set-up, and on a loaded 2-core
         // machine running tests in parallel the honest request must still arrive within it.
         try await TestServer.run(configure: { $0.requestTimeout = .seconds(1) }) { server in
-            let port = try #require(server.api.client.port)
+            let port = server.loopback.port
             let stalledHead = try RawSocket(port: port)
             stalledHead.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Le")
             let stalledBody = try RawSocket(port: port)
@@ -148,7 +149,7 @@ struct LimitsTests {
     @Test("a client that trickles its request head, byte by byte, is disconnected when the request timeout runs out")
     func tricklingClientIsDisconnected() async throws {
         try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(400) }) { server in
-            let port = try #require(server.api.client.port)
+            let port = server.loopback.port
             let slow = try RawSocket(port: port)
             slow.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
             // One byte every 100 ms, never idle for the 400 ms timeout, until the server hangs up.
@@ -170,7 +171,7 @@ struct LimitsTests {
     @Test("a client that trickles its body, byte by byte, is cut off once the request timeout runs out")
     func tricklingBodyIsCutOff() async throws {
         try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(400) }) { server in
-            let port = try #require(server.api.client.port)
+            let port = server.loopback.port
             let slow = try RawSocket(port: port)
             slow.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
             // One byte every 100 ms, never idle for the 400 ms timeout, until the server hangs up.

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -21,7 +22,7 @@ struct MetricsTests {
     func prometheusExposition() async throws {
         try await TestServer.run(configure: { $0.lockoutThreshold = 2 }) { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let signIn = try await server.api.biometricSignIn(key, registrationID: registration.id)
             for _ in 0..<3 {

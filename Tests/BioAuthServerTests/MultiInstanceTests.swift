@@ -11,7 +11,7 @@ struct MultiInstanceTests {
     /// Instances A and B, started together (so their migrations race too) on a new database.
     private func withTwoInstances(_ body: @Sendable (ParallelClient, ParallelClient) async throws -> Void) async throws {
         try await TestDatabase.postgres.withFreshDatabase { url in
-            let arguments = ["serve", "--port", "0", "--database", url, "--relying-party", TestServer.relyingPartyID,
+            let arguments = ["serve", "--port", "0", "--database", url, "--relying-party", LoopbackServer.relyingPartyID,
                              "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
                              "--log-level", "warning"]
             let a = try ServeCommandTests.launch(arguments)
@@ -32,18 +32,12 @@ struct MultiInstanceTests {
     func ceremonyAcrossInstances() async throws {
         try await withTwoInstances { a, b in
             let account = try await a.newAccount()
-            let key = TestDeviceKey.es256()
-            let start = try await b.expect(.created, RegistrationStartResponse.self, .post, "/v1/biometric/registrations",
-                json: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: account.sessionToken)
-            let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
-            let registration = try await a.expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                json: VerifyRegistrationRequest(signature: signature), token: account.sessionToken).registration
+            let key = SoftwareDeviceKey.es256()
+            let start = try await b.startRegistration(key, token: account.sessionToken)
+            let registration = try await a.verifyRegistration(start, key: key, token: account.sessionToken)
             #expect(registration.status == .active)
-            let challenge = try await a.expect(.created, ChallengeResponse.self, .post, "/v1/biometric/challenges",
-                json: CreateChallengeRequest(registrationID: registration.id))
-            let signIn = try await b.expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric", json: BiometricSignInRequest(
-                challengeID: challenge.challengeID,
-                signature: key.sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)))
+            let signIn = try await b.exchange(.signInWithBiometric, id: nil, body: try await a.signedAuthentication(key, registrationID: registration.id),
+                                              token: nil, as: SignInResponse.self)
             #expect(try await a.call(.get, "/v1/sessions/current", token: signIn.sessionToken).status == .ok)
         }
     }
@@ -52,14 +46,10 @@ struct MultiInstanceTests {
     func oneCompletionTwoInstances() async throws {
         try await withTwoInstances { a, b in
             let account = try await a.newAccount()
-            let key = TestDeviceKey.ed25519()
+            let key = SoftwareDeviceKey.ed25519()
             let registration = try await a.register(key, token: account.sessionToken)
             for _ in 0..<3 {
-                let challenge = try await b.expect(.created, ChallengeResponse.self, .post, "/v1/biometric/challenges",
-                    json: CreateChallengeRequest(registrationID: registration.id))
-                let request = BiometricSignInRequest(
-                    challengeID: challenge.challengeID,
-                    signature: key.sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data))
+                let request = try await b.signedAuthentication(key, registrationID: registration.id)
                 let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                     for index in 0..<16 {
                         let client = index.isMultiple(of: 2) ? a : b
@@ -105,7 +95,7 @@ struct MultiInstanceTests {
             #expect(try await a.call(.get, "/v1/sessions/current", token: account.sessionToken).errorCode == .invalidSession)
             #expect(try await a.call(.get, "/v1/sessions/current", token: other.sessionToken).status == .ok)
 
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await b.register(key, token: other.sessionToken)
             let biometric = try await a.biometricSignIn(key, registrationID: registration.id)
             let pending = try await b.signedAuthentication(key, registrationID: registration.id)
@@ -114,51 +104,5 @@ struct MultiInstanceTests {
             #expect(try await b.call(.post, "/v1/sessions/biometric", json: pending).errorCode == .challengeInvalid)
             #expect(try await b.call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id)).errorCode == .registrationNotFound)
         }
-    }
-}
-
-/// The set-up steps of ``APIClient``'s flows, for a client of a separate process.
-extension ParallelClient {
-    func expect<T: Decodable>(
-        _ status: HTTPResponse.Status, _ type: T.Type, _ method: HTTPRequest.Method, _ path: String,
-        json: (any Encodable & Sendable)? = nil, token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> T {
-        let answer = try await call(method, path, json: json, token: token, sourceLocation: sourceLocation)
-        try #require(answer.status == status, "\(method) \(path): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
-        return try answer.decode(type)
-    }
-
-    func signUp(_ username: String = "alice-\(UUID().uuidString.prefix(8))") async throws -> User {
-        try await expect(.created, UserResponse.self, .post, "/v1/users", json: CreateUserRequest(username: username, password: "correct horse battery")).user
-    }
-
-    func signIn(_ username: String) async throws -> SignInResponse {
-        try await expect(.ok, SignInResponse.self, .post, "/v1/sessions/password",
-                         json: PasswordSignInRequest(username: username, password: "correct horse battery", sessionDurationMinutes: nil))
-    }
-
-    func newAccount() async throws -> SignInResponse {
-        try await signIn(try await signUp().username)
-    }
-
-    func register(_ key: TestDeviceKey, token: String) async throws -> Registration {
-        let start = try await expect(.created, RegistrationStartResponse.self, .post, "/v1/biometric/registrations",
-            json: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: token)
-        let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
-        return try await expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                json: VerifyRegistrationRequest(signature: signature), token: token).registration
-    }
-
-    func signedAuthentication(_ key: TestDeviceKey, registrationID: String) async throws -> BiometricSignInRequest {
-        let challenge = try await expect(.created, ChallengeResponse.self, .post, "/v1/biometric/challenges",
-                                         json: CreateChallengeRequest(registrationID: registrationID))
-        return BiometricSignInRequest(
-            challengeID: challenge.challengeID,
-            signature: key.sign(.authentication, registrationID: registrationID, challenge: challenge.challenge.data))
-    }
-
-    func biometricSignIn(_ key: TestDeviceKey, registrationID: String) async throws -> SignInResponse {
-        try await expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric",
-                         json: try await signedAuthentication(key, registrationID: registrationID))
     }
 }

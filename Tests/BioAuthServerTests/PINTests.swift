@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Crypto
 import Foundation
 import HummingbirdBcrypt
@@ -63,7 +64,7 @@ struct PINTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             try await server.api.expectError(.invalidPIN, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: account.sessionToken)
+                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }
     }
@@ -76,7 +77,7 @@ struct PINTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             try await server.api.expectError(.pinTooCommon, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: account.sessionToken)
+                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }
     }
@@ -90,7 +91,7 @@ struct PINTests {
     func pinNeedsSession() async throws {
         try await TestServer.run { server in
             try await server.api.expectError(.invalidSession, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: "4921", algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()))
+                                             json: SetPINRequest(pin: "4921", algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()))
         }
     }
 
@@ -112,11 +113,11 @@ struct PINTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let pin = try await server.api.setPIN("4921", token: account.sessionToken)
-            let face = TestDeviceKey.es256()
+            let face = SoftwareDeviceKey.es256()
             let biometric = try await server.api.register(face, token: account.sessionToken)
             try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/biometric",
                                              json: try await server.api.signedAuthentication(pin.key, registrationID: pin.registrationID))
-            let crossed = try await server.api.pinSignInBody(TestPINDevice(key: face, registrationID: biometric.id), pin: "4921")
+            let crossed = try await server.api.pinSignInBody(PINDevice(key: face, registrationID: biometric.id), pin: "4921")
             try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/pin", json: crossed)
         }
     }
@@ -133,13 +134,13 @@ struct PINTests {
                 return (device, try #require(try row?.decode(column: "pin_hash", as: String?.self)))
             }
             let (device, hash) = stored
-            #expect(hash.hasPrefix("hmac-bcrypt$\(testPINKeys.current.id)$"))
+            #expect(hash.hasPrefix("hmac-bcrypt$\(ThrowawayPINKey.ring.current.id)$"))
             let bcrypt = String(hash.split(separator: "$", maxSplits: 2)[2])
             // What a thief with the database alone can try: the PIN, and the PIN pre-hashed without the key.
             #expect(!Bcrypt.verify("4921", hash: bcrypt))
             #expect(!Bcrypt.verify(Data(SHA256.hash(data: Data("4921".utf8))).base64EncodedString(), hash: bcrypt))
             // With the key, the right PIN verifies; a server with another key cannot check it.
-            let keyed = Data(HMAC<SHA256>.authenticationCode(for: Data("4921".utf8), using: testPINKeys.current.secret)).base64EncodedString()
+            let keyed = Data(HMAC<SHA256>.authenticationCode(for: Data("4921".utf8), using: ThrowawayPINKey.ring.current.secret)).base64EncodedString()
             #expect(Bcrypt.verify(keyed, hash: bcrypt))
             let otherKey = PINKeyRing(keys: [Data(repeating: 7, count: 32)])
             let refused = try await TestServer.run(configure: { $0.databasePath = path; $0.pinKeyRing = otherKey }) { server in
@@ -241,6 +242,6 @@ struct PINKeyFileTests {
         #expect(throws: PINKeyRing.FileError.self) { try PINKeyRing.parse("# keys\nnot-a-key\n", path: "k") }
         #expect(throws: PINKeyRing.FileError.self) { try PINKeyRing.parse("# nothing\n", path: "k") }
         let ring = try? PINKeyRing.parse("\n# current\nWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlo\n", path: "k")
-        #expect(ring?.current.id == testPINKeys.current.id)
+        #expect(ring?.current.id == ThrowawayPINKey.ring.current.id)
     }
 }

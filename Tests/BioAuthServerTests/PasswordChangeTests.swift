@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct PasswordChangeTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let other = try await server.api.signIn(account.user.username)
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
             let stranger = try await server.api.newAccount()
@@ -86,7 +87,7 @@ struct PasswordChangeTests {
     func deletingARegistrationSparesTheCaller() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let key = TestDeviceKey.es256()
+            let key = SoftwareDeviceKey.es256()
             let registration = try await server.api.register(key, token: account.sessionToken)
             let caller = try await server.api.biometricSignIn(key, registrationID: registration.id)
             let other = try await server.api.biometricSignIn(key, registrationID: registration.id)

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Crypto
 import Foundation
 import Logging

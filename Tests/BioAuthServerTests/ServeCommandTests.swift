@@ -9,13 +9,8 @@ import Testing
 /// `bioauth serve` as an operator meets it: a real process, real signals, one-line errors.
 @Suite("bioauth serve", .serialized)
 struct ServeCommandTests {
-    /// A PIN key file holding ``testPINKeys``' key, written once per test run.
-    static let pinKeyFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-test-\(UUID().uuidString).pin-key").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(Data(repeating: 0x5a, count: 32)) + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
-        return path
-    }()
+    /// A file holding the in-process servers' PIN key (``ThrowawayPINKey``), written once per test run.
+    static let pinKeyFile = try! ThrowawayPINKey.file()
 
     /// Starts `bioauth arguments…` with the in-process test servers' PIN key (which PostgreSQL
     /// needs) and a free metrics port, so that several can run at once.

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Testing
 
@@ -11,9 +12,9 @@ struct StepUpTests {
     private static func credentialChanges(_ api: APIClient, token: String) async throws -> [ErrorCode?] {
         [
             try await api.call(.post, "/v1/biometric/registrations",
-                               json: StartRegistrationRequest(algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: token).errorCode,
+                               json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: token).errorCode,
             try await api.call(.put, "/v1/users/me/pin",
-                               json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: TestDeviceKey.es256().publicKey()), token: token).errorCode,
+                               json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: token).errorCode,
             try await api.call(.put, "/v1/users/me/password",
                                json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "attacker's password"), token: token).errorCode,
         ]
@@ -70,7 +71,7 @@ struct StepUpTests {
         try await TestServer.run { server in
             let alice = try await server.api.newAccount()
             let bob = try await server.api.newAccount()
-            let aliceKey = TestDeviceKey.es256(), bobKey = TestDeviceKey.es256()
+            let aliceKey = SoftwareDeviceKey.es256(), bobKey = SoftwareDeviceKey.es256()
             let aliceRegistration = try await server.api.register(aliceKey, token: alice.sessionToken)
             let bobRegistration = try await server.api.register(bobKey, token: bob.sessionToken)
             server.clock.advance(seconds: 10 * 60)

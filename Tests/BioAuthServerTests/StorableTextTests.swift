@@ -1,5 +1,6 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
@@ -20,7 +21,7 @@ struct StorableTextTests {
     func nulInJSON(path: String, body: String, authenticated: Bool) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let json = body.replacingOccurrences(of: "PUBLIC", with: Base64URL.encode(TestDeviceKey.es256().publicKey()))
+            let json = body.replacingOccurrences(of: "PUBLIC", with: Base64URL.encode(SoftwareDeviceKey.es256().publicKey()))
             let before = try await server.snapshot()
             try await server.api.expectError(.invalidRequest, .post, path, raw: Data(json.utf8), token: authenticated ? account.sessionToken : nil)
             #expect(try await server.snapshot() == before)
@@ -48,7 +49,7 @@ struct StorableTextTests {
     func oddText(label: String) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let json = #"{"algorithm":"ES256","public_key":"\#(Base64URL.encode(TestDeviceKey.es256().publicKey()))","label":"\#(label)"}"#
+            let json = #"{"algorithm":"ES256","public_key":"\#(Base64URL.encode(SoftwareDeviceKey.es256().publicKey()))","label":"\#(label)"}"#
             let answer = try await server.api.call(.post, "/v1/biometric/registrations", raw: Data(json.utf8), token: account.sessionToken)
             #expect([201, 400].contains(Int(answer.status.code)))
         }

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Attacks 3 and 4: a replayed sign-in request and a signature over an expired challenge.
@@ -30,9 +31,9 @@ extension DemoScenario {
             let reason = "needs control of the server's clock; the in-process demo moves it (run without --server)"
             return .skippedAttack(number: 4, title: title, property: .expiredChallengeRefused, because: reason)
         }
-        let lifetime = TimeInterval(server.challengeTTL.components.seconds)
+        let lifetime = TimeInterval(server.configuration.challengeTTL.components.seconds)
         tap.setHold { request in
-            if request.url?.path.hasSuffix(Endpoint.signInWithBiometric.path()) == true { server.advanceClock(by: lifetime + 1) }
+            if request.url?.path.hasSuffix(Endpoint.signInWithBiometric.path()) == true { server.clock.advance(seconds: lifetime + 1) }
         }
         defer { tap.setHold(nil) }
         device.willAnswer(.present("owner"))

@@ -1,4 +1,5 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Attacks 6 and 7: the phone's owner settings change under the app.

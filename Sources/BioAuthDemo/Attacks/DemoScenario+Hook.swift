@@ -1,4 +1,5 @@
 @_spi(DeviceSeam) import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Attacks 1 and 2: a Frida-style hook on `evaluatePolicy`, against BioAuth and against the

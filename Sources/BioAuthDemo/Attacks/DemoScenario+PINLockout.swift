@@ -1,4 +1,5 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Attack 9: guessing the PIN on the device.

@@ -1,10 +1,6 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
-#if canImport(CryptoKit)
-import CryptoKit
-#else
-import Crypto
-#endif
 
 /// Attack 8: spraying common PINs over usernames.
 extension DemoScenario {
@@ -28,9 +24,8 @@ extension DemoScenario {
             .flatMap { $0.httpBody }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] }?["registration_id"] ?? ""
         let challengeBody = try await http.call(.createChallenge, json: ["registration_id": registrationID]).body
         let challenge = (try? JSONSerialization.jsonObject(with: challengeBody) as? [String: String]) ?? [:]
-        let message = SignedMessage(ceremony: .authentication, relyingPartyID: target.relyingPartyID, registrationID: registrationID,
-                                    challenge: Base64URL.decode(challenge["challenge"] ?? "") ?? Data())
-        let forged = try P256.Signing.PrivateKey().signature(for: try message.encoded()).derRepresentation
+        let forged = SoftwareDeviceKey.es256().sign(.authentication, rpID: target.relyingPartyID, registrationID: registrationID,
+                                                    challenge: Base64URL.decode(challenge["challenge"] ?? "") ?? Data())
         let (forgedBody, forgedStatus) = try await { () async throws -> (Data, Int) in
             let answer = try await http.call(.signInWithPin, json: [
                 "challenge_id": challenge["challenge_id"] ?? "", "signature": Base64URL.encode(forged), "pin": pin])

@@ -1,4 +1,5 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Attack 5: a stolen copy of the server's database.
@@ -12,8 +13,8 @@ extension DemoScenario {
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-stolen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let rawFiles = [server.databasePath, server.databasePath + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }
-        let stolen = try await StolenDatabase.steal(from: server.databasePath, into: folder)
+        let rawFiles = [server.configuration.databasePath, server.configuration.databasePath + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }
+        let stolen = try await StolenDatabase.steal(from: server.configuration.databasePath, into: folder)
 
         // 1. Plaintext secrets anywhere in the bytes?
         let secrets = tap.issuedTokens.map { ("a session token", $0) } + [("the password", password), ("the PIN", pin)]

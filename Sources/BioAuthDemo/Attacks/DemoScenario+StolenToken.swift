@@ -1,10 +1,6 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
-#if canImport(CryptoKit)
-import CryptoKit
-#else
-import Crypto
-#endif
 
 /// Attack 10: a stolen session token.
 extension DemoScenario {
@@ -21,14 +17,14 @@ extension DemoScenario {
         let tabletBody = try await http.call(.signInWithPassword, json: ["username": username, "password": password]).body
         let stolen = ((try? JSONSerialization.jsonObject(with: tabletBody) as? [String: Any])?["session_token"] as? String) ?? ""
         try await client.signIn(username: username, password: password)  // her phone
-        server.advanceClock(by: 6 * 60)
+        server.clock.advance(seconds: 6 * 60)
 
-        let attackerKey = P256.Signing.PrivateKey().publicKey.x963Representation
+        let attackerKey = SoftwareDeviceKey.es256().publicKey()
         let attempts: [(String, Endpoint, [String: String])] = [
             ("register the attacker's key", .startRegistration,
              ["algorithm": "ES256", "public_key": Base64URL.encode(attackerKey), "label": "attacker"]),
             ("move the PIN to the attacker's key", .setPin,
-             ["pin": "58213", "algorithm": "ES256", "public_key": Base64URL.encode(P256.Signing.PrivateKey().publicKey.x963Representation)]),
+             ["pin": "58213", "algorithm": "ES256", "public_key": Base64URL.encode(SoftwareDeviceKey.es256().publicKey())]),
             ("change the password", .changePassword, ["current_password": "a guess!", "new_password": "attacker's password"]),
             ("re-authenticate with a guessed password", .reauthenticate, ["password": "a guess!"]),
         ]

@@ -1,4 +1,5 @@
 import BioAuthKit
+import BioAuthTesting
 import Foundation
 
 /// Runs the whole demo: the ten steps, then the attacks, and collects the property table.
@@ -74,9 +75,9 @@ package enum DemoRunner {
     /// Starts a server in-process on a temporary SQLite file, runs the demo against it, then
     /// stops the server and deletes the file.
     package static func runInProcess(onSection: (DemoSection) async -> Void = { _ in }) async throws -> DemoReport {
-        let server = try await InProcessServer.start()
+        let server = try await LoopbackServer.startDemo()
         let report = await run(target: .inProcess(server), onSection: onSection)
-        await server.stop()
+        try? await server.stop()
         return report
     }
 }

@@ -1,10 +1,5 @@
 import BioAuthKit
 import Foundation
-#if canImport(CryptoKit)
-import CryptoKit
-#else
-import Crypto
-#endif
 
 /// Steps 6–10 of the seed scenario: Face ID set up, the next launch, the biometric sign-in, the
 /// token read back from secure storage.

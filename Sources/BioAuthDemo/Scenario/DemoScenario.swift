@@ -65,18 +65,6 @@ package final class DemoScenario {
     }
 }
 
-/// Runs `body` and returns the ``BioAuthError`` it threw, or `nil` when it succeeded.
-/// Anything else it threw is reported as ``BioAuthError/systemFailure(_:)``.
-func caught<T>(_ body: () async throws -> T) async -> BioAuthError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as BioAuthError {
-        return error
-    } catch {
-        return .systemFailure("\(error)")
-    }
-}
 
 extension Optional where Wrapped == BioAuthError {
     /// `succeeded` or the error in short words (`biometryChanged`, `server 401 challenge_invalid`).

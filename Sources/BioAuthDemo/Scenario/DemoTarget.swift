@@ -1,3 +1,4 @@
+import BioAuthTesting
 import Foundation
 
 /// The server the demo's phone talks to.
@@ -8,11 +9,11 @@ package struct DemoTarget: Sendable {
     package var relyingPartyID: String
     /// The in-process server, when the demo started one (the attacks that need its clock or its
     /// database file run only then).
-    package var inProcess: InProcessServer?
+    package var inProcess: LoopbackServer?
 
     /// A server started by the demo.
-    package static func inProcess(_ server: InProcessServer) -> DemoTarget {
-        DemoTarget(baseURL: server.baseURL, relyingPartyID: InProcessServer.relyingPartyID, inProcess: server)
+    package static func inProcess(_ server: LoopbackServer) -> DemoTarget {
+        DemoTarget(baseURL: server.baseURL, relyingPartyID: LoopbackServer.demoRelyingPartyID, inProcess: server)
     }
 
     /// A server already running elsewhere (`--server URL`).

@@ -1,19 +1,20 @@
 import BioAuthDemo
+import BioAuthTesting
 import Foundation
 
 /// A fresh in-process server and scenario for one test; the server and its file are removed after.
 enum DemoHarness {
     /// Runs `body` with a scenario whose ten steps have (or, with `walked: false`, have not) run.
     static func withScenario<T>(walked: Bool = true, _ body: (DemoScenario, [DemoSection]) async throws -> T) async throws -> T {
-        let server = try await InProcessServer.start()
+        let server = try await LoopbackServer.startDemo()
         do {
             let scenario = DemoScenario(target: .inProcess(server))
             let sections = walked ? try await walk(scenario) : []
             let result = try await body(scenario, sections)
-            await server.stop()
+            try? await server.stop()
             return result
         } catch {
-            await server.stop()
+            try? await server.stop()
             throw error
         }
     }

@@ -1,19 +1,20 @@
 import BioAuthKit
 import BioAuthSimulator
+import BioAuthTesting
 import Foundation
 
 /// A user with a password, signed up and signed in on a simulated phone.
 struct Account {
     static let password = "correct horse battery"
 
-    let server: LiveServer
+    let server: LoopbackServer
     let device: SimulatedDevice
     let client: BioAuthClient
     let username: String
 
     /// Signs up a fresh user and signs in with the password.
     static func signedIn(
-        on server: LiveServer, device: SimulatedDevice = SimulatedDevice(), algorithm: SignatureAlgorithm = .es256,
+        on server: LoopbackServer, device: SimulatedDevice = SimulatedDevice(), algorithm: SignatureAlgorithm = .es256,
         policy: BiometricPolicy = .currentBiometrics, transport: any HTTPTransport = URLSessionTransport()
     ) async throws -> Account {
         let client = server.client(on: device, algorithm: algorithm, policy: policy, transport: transport)

@@ -17,15 +17,3 @@ struct DeviceFixture {
     static let secret = Data("ses_token_0123456789abcdef".utf8)
 }
 
-/// Runs `body` and returns the ``BioAuthError`` it threw, or `nil`.
-/// Anything else it threw is reported as `.systemFailure` with its description.
-func caught<T>(_ body: () async throws -> T) async -> BioAuthError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as BioAuthError {
-        return error
-    } catch {
-        return .systemFailure("not a BioAuthError: \(error)")
-    }
-}

@@ -1,22 +1,23 @@
 import BioAuthProtocol
 @testable import BioAuthServer
+import BioAuthTesting
 import Foundation
-import Hummingbird
 import HummingbirdTesting
 import Logging
 
-/// A real server on a loopback port over a fresh database (SQLite or PostgreSQL, see
-/// ``TestDatabase``), with a clock the test controls.
-/// The PIN keys of every test server: one fixed key, so servers in one test agree.
-let testPINKeys = PINKeyRing(keys: [Data(repeating: 0x5a, count: 32)])
-
+/// A ``LoopbackServer`` over a fresh database of the suite's kind (SQLite or PostgreSQL, see
+/// ``TestDatabase``), with a frozen clock the test moves and ``ThrowawayPINKey`` as its PIN key,
+/// reached through the contract-checking ``APIClient``.
 struct TestServer: Sendable {
-    static let relyingPartyID = "bank.example"
-
     let api: APIClient
-    let clock: ManualClock
-    let databasePath: String
-    let server: AuthServer
+    let loopback: LoopbackServer
+
+    /// The server's clock.
+    var clock: ServerClock { loopback.clock }
+    /// The server.
+    var server: AuthServer { loopback.server }
+    /// Where its data lives: a SQLite path or a PostgreSQL URL.
+    var databasePath: String { loopback.configuration.databasePath }
 
     /// Runs `body` against a new server over a new database of the current kind, removed afterwards
     /// (unless `configure` names a database of its own).
@@ -25,38 +26,17 @@ struct TestServer: Sendable {
         database kind: TestDatabase = .current,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @Sendable (TestServer) async throws -> T
+        _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         try await kind.withFreshDatabase { location in
-            try await run(location: location, logger: logger, configure: configure, body)
-        }
-    }
-
-    private static func run<T: Sendable>(
-        location: String, logger: Logger, configure: (inout ServerConfiguration) -> Void,
-        _ body: @Sendable (TestServer) async throws -> T
-    ) async throws -> T {
-        let clock = ManualClock()
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.databasePath = location
-        configuration.databaseMaxConnections = 8
-        configuration.relyingPartyID = relyingPartyID
-        configuration.passwordHashCost = 4  // the floor bcrypt allows: tests stay fast
-        configuration.useClock { clock.now }
-        configuration.pinKeyRing = testPINKeys
-        configure(&configuration)
-        let databasePath = configuration.databasePath
-        let server = try await AuthServer.open(configuration: configuration, logger: logger)
-        do {
-            let result = try await server.application().test(.live) { client in
-                try await body(TestServer(api: APIClient(client: client), clock: clock, databasePath: databasePath, server: server))
+            try await LoopbackServer.run(database: location, logger: logger, configure: { configuration in
+                configuration.pinKeyRing = ThrowawayPINKey.ring
+                configure(&configuration)
+            }) { loopback in
+                try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
+                    try await body(TestServer(api: APIClient(client: client), loopback: loopback))
+                }
             }
-            try await server.close()
-            return result
-        } catch {
-            try? await server.close()
-            throw error
         }
     }
 
