@@ -1,5 +1,16 @@
 import NIOCore
 import SQLiteNIO
+// VaporCSQLite is sqlite-nio's internal C target, not one of its products: the SQLite that
+// SQLiteKit already links, its symbols prefixed `sqlite_nio_`. It is imported (it cannot be
+// declared) because the server drives SQLite's C API on its own thread: SQLiteNIO's public
+// connection sends each statement through a thread pool and an event loop (``SQLiteThread`` says
+// what that cost). GRDB.swift, available here as a product, keeps a serial writer and a
+// statement cache too, and was weighed: it links the system's libsqlite3 (a second SQLite in the
+// process beside SQLiteKit's, libsqlite3-dev on every build machine, Debian's 3.40.1 rather than
+// the vendored 3.54.1), and its query API would replace SQLKit, which lets one SQL text serve
+// SQLite and PostgreSQL. Fallback if sqlite-nio renames or drops the target: SQLiteNIO's public
+// `SQLiteConnection` (correct and slower: the path this replaced), or GRDB's `DatabaseQueue`
+// under an SQLKit `SQLDatabase`, as ``SQLiteThreadDatabase`` is over this handle.
 import VaporCSQLite
 
 /// One SQLite connection, driven through SQLite's C API on one ``SQLiteThread``.
