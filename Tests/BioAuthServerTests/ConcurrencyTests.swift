@@ -94,7 +94,7 @@ struct ConcurrencyTests {
                 }
             }
             #expect(database.isUniqueViolation(try #require(error)))
-            #expect(!database.isUniqueViolation(APIError(.invalidRequest, "not a database error")))
+            #expect(!database.isUniqueViolation(Rejection(.invalidRequest, "not a database error")))
         }
     }
 

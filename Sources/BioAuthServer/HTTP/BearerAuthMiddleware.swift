@@ -18,17 +18,17 @@ struct BearerAuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else {
-            throw APIError(.invalidSession, "Missing Authorization: Bearer token.")
+            throw Rejection(.invalidSession, "Missing Authorization: Bearer token.")
         }
         let prefix = "bearer "
         guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
-            throw APIError(.invalidSession, "The Authorization header is not a Bearer token.")
+            throw Rejection(.invalidSession, "The Authorization header is not a Bearer token.")
         }
         let token = String(header.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
         var context = context
         let caller = try await sessions.authenticate(token: token)
         if caller.passwordChangeRequired, !Self.allowedBeforePasswordChange.contains("\(request.method.rawValue) \(request.uri.path)") {
-            throw APIError(.passwordChangeRequired, "This session was signed in with a one-time password: change the password first.")
+            throw Rejection(.passwordChangeRequired, "This session was signed in with a one-time password: change the password first.")
         }
         context.caller = caller
         return try await next(request, context)

@@ -27,24 +27,14 @@ struct BioAuthRequestContext: RequestContext {
     func pathID() throws -> String {
         let id = try parameters.require("id")
         guard StorableText.isStorable(pathParameter: Substring(id)) else {
-            throw APIError(.invalidRequest, "The id in the path may not contain the NUL character.")
+            throw Rejection(.invalidRequest, "The id in the path may not contain the NUL character.")
         }
         return id
     }
 
     /// The caller on an authenticated route; the middleware guarantees it is there.
     func requireCaller() throws -> Caller {
-        guard let caller else { throw APIError(.invalidSession, "Sign in first.") }
+        guard let caller else { throw Rejection(.invalidSession, "Sign in first.") }
         return caller
     }
-}
-
-/// Who is calling: the session the bearer token opened, and its user.
-struct Caller: Sendable {
-    var sessionID: String
-    var userID: String
-    /// The session's last primary authentication (for ``StepUp``).
-    var authenticatedAt: Date
-    /// The session was signed in with a one-time password (see ``BearerAuthMiddleware``).
-    var passwordChangeRequired = false
 }

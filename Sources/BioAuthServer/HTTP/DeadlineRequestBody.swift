@@ -30,7 +30,7 @@ struct DeadlineRequestBody: AsyncSequence, Sendable {
             let part = try await base.next()
             if part != nil, ContinuousClock.now > deadline {
                 channel.close(promise: nil)
-                throw APIError(.invalidRequest, "The body did not arrive within \(timeout.components.seconds) s.")
+                throw Rejection(.invalidRequest, "The body did not arrive within \(timeout.components.seconds) s.")
             }
             return part
         }

@@ -12,17 +12,17 @@ enum JSONBody {
         do {
             buffer = try await request.collectBody(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
-            throw APIError(.payloadTooLarge, "The body is larger than \(context.maxUploadSize) bytes.")
+            throw Rejection(.payloadTooLarge, "The body is larger than \(context.maxUploadSize) bytes.")
         }
         guard !StorableText.jsonContainsNUL(buffer.readableBytesView) else {
-            throw APIError(.invalidRequest, "Strings may not contain the NUL character (\\u0000).")
+            throw Rejection(.invalidRequest, "Strings may not contain the NUL character (\\u0000).")
         }
         do {
             return try WireJSON.makeDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
-            throw APIError(.invalidRequest, describe(error))
+            throw Rejection(.invalidRequest, describe(error))
         } catch {
-            throw APIError(.invalidRequest, "The body is not valid JSON.")
+            throw Rejection(.invalidRequest, "The body is not valid JSON.")
         }
     }
 

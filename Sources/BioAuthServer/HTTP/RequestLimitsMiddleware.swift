@@ -53,12 +53,12 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let address = ClientAddress.limitKey(clientAddress(request, context: context))
         if let wait = limiter.admit(address) {
-            throw APIError(.rateLimited, "Too many requests from this address; at most \(limiter.limit) a minute.", retryAfterSeconds: wait)
+            throw Rejection(.rateLimited, "Too many requests from this address; at most \(limiter.limit) a minute.", retryAfterSeconds: wait)
         }
         // Name, ": ", value and CRLF per field, plus the request line.
         let headBytes = request.headers.reduce(request.uri.description.utf8.count + 16) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         guard headBytes <= maxHeaderBytes else {
-            throw APIError(.invalidRequest, "The request line and headers are larger than \(maxHeaderBytes) bytes.")
+            throw Rejection(.invalidRequest, "The request line and headers are larger than \(maxHeaderBytes) bytes.")
         }
         var request = request
         request.body = RequestBody(asyncSequence: DeadlineRequestBody(

@@ -30,7 +30,7 @@ package struct AccountAdministration: Sendable {
     /// Ends every live session of the user; returns how many.
     package func revokeSessions(username: String) async throws -> Int {
         try await withUser(username) { db, user, now in
-            let count = try await SessionService.revokeAll(db, userID: user.id, sparing: nil, now: now)
+            let count = try await SessionTable.revokeAll(db, userID: user.id, sparing: nil, now: now)
             try await AuditLog.record(db, userID: user.id, type: .adminSessionsRevoked, outcome: .success, at: now)
             return count
         }
@@ -40,9 +40,7 @@ package struct AccountAdministration: Sendable {
     /// returns how many keys.
     package func revokeRegistrations(username: String) async throws -> Int {
         try await withUser(username) { db, user, now in
-            let ids = try await db.raw("""
-                SELECT id FROM registrations WHERE user_id = \(bind: user.id) AND status IN ('pending', 'active')
-                """).all().map { try $0.decode(column: "id", as: String.self) }
+            let ids = try await RegistrationTable.liveIDs(db, userID: user.id)
             for id in ids { try await RegistrationService.revoke(db, registrationID: id, sparing: nil, now: now) }
             try await AuditLog.record(db, userID: user.id, type: .adminRegistrationsRevoked, outcome: .success, at: now)
             return ids.count
@@ -64,9 +62,7 @@ package struct AccountAdministration: Sendable {
         let password = Self.oneTimePassword()
         let hash = try await hasher.hash(password)
         try await withUser(username) { db, user, now in
-            try await db.raw("""
-                UPDATE users SET password_hash = \(bind: hash), password_change_required = 1 WHERE id = \(bind: user.id)
-                """).run()
+            try await UserTable.setPassword(db, id: user.id, hash: hash, changeRequired: true)
             try await FactorLockout.clear(db, usernameKey: user.usernameKey, factor: .password)
             try await AuditLog.record(db, userID: user.id, type: .adminPasswordReset, outcome: .success, at: now)
         }
@@ -98,10 +94,10 @@ package struct AccountAdministration: Sendable {
         guard let name = CredentialRules.username(username) else { throw Failure(description: "\(username) is not a valid username") }
         let now = time.now()
         return try await database.transaction { db in
-            guard let row = try await db.raw("SELECT id FROM users WHERE username_key = \(bind: name.key)").first() else {
+            guard let id = try await UserTable.id(db, usernameKey: name.key) else {
                 throw Failure(description: "no user named \(name.display)")
             }
-            return try await body(db, Account(id: try row.decode(column: "id", as: String.self), usernameKey: name.key), now)
+            return try await body(db, Account(id: id, usernameKey: name.key), now)
         }
     }
 

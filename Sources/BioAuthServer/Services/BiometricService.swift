@@ -7,7 +7,7 @@ import SQLKit
 /// The server trusts only signatures: a biometric session exists only when a registered
 /// biometric key signs a fresh authentication challenge. Each challenge is 32 random bytes, bound
 /// to one ceremony and one registration, expires after the configured TTL, and is consumed by the
-/// first well-formed completion attempt whatever its outcome (``ChallengeStore``).
+/// first well-formed completion attempt whatever its outcome (``ChallengeTable``).
 package struct BiometricService: Sendable {
     let database: any DatabaseProvider
     let sessions: SessionService
@@ -26,20 +26,17 @@ package struct BiometricService: Sendable {
         // here halves the fsyncs of a sign-in (the completion's commit is durable, and makes
         // this one durable too).
         let issued = try await database.transactionWithoutWaitingForDisk { db -> Bool in
-            let active = try await db.raw("""
-                SELECT 1 AS active FROM registrations WHERE id = \(bind: request.registrationID) AND status = 'active'
-                """).first() != nil
-            guard active else { return false }
+            guard try await RegistrationTable.isActive(db, id: request.registrationID) else { return false }
             let window = try await RateWindow.hit(db, key: "challenges:\(request.registrationID)", now: now)
             guard window.hits <= challengesPerRegistrationPerMinute else {
-                throw APIError(.rateLimited, "At most \(challengesPerRegistrationPerMinute) challenges per registration a minute.",
+                throw Rejection(.rateLimited, "At most \(challengesPerRegistrationPerMinute) challenges per registration a minute.",
                                retryAfterSeconds: window.retryAfterSeconds)
             }
-            try await ChallengeStore.insert(db, id: challengeID, registrationID: request.registrationID, ceremony: .authentication,
+            try await ChallengeTable.insert(db, id: challengeID, registrationID: request.registrationID, ceremony: .authentication,
                                             bytes: challenge, now: now, expiresAt: expiresAt)
             return true
         }
-        guard issued else { throw APIError(.registrationNotFound, "No active registration with that id.") }
+        guard issued else { throw Rejection(.registrationNotFound, "No active registration with that id.") }
         return ChallengeResponse(challengeID: challengeID, challenge: challenge, expiresAt: expiresAt)
     }
 
@@ -76,7 +73,7 @@ package struct BiometricService: Sendable {
                 return .signatureInvalid
             }
             // The registration may have been deleted since the challenge was issued.
-            guard try await assertion.markUsed(db, now: now), let user = try await AccountService.user(db, id: assertion.userID) else {
+            guard try await assertion.markUsed(db, now: now), let user = try await UserTable.user(db, id: assertion.userID) else {
                 return .challengeInvalid
             }
             let issued = try await SessionService.insert(
@@ -88,7 +85,7 @@ package struct BiometricService: Sendable {
         }
         switch outcome {
         case .signedIn(let response): return response
-        case .challengeInvalid: throw ChallengeStore.invalid
+        case .challengeInvalid: throw SignatureRules.unknownChallenge
         case .signatureInvalid: throw SignatureRules.invalid
         }
     }

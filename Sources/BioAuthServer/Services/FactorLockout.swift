@@ -28,7 +28,7 @@ struct FactorLockout: Sendable {
     /// `locked_until` of a PIN locked until a password sign-in.
     static let untilPasswordSignIn = Int64.max
 
-    private var durationMilliseconds: Int64 { Int64(duration.components.seconds) * 1000 }
+    var durationMilliseconds: Int64 { Int64(duration.components.seconds) * 1000 }
 
     /// The verdict on a new attempt.
     enum Reservation: Sendable {
@@ -42,27 +42,12 @@ struct FactorLockout: Sendable {
 
     /// Reserves an attempt, or reports the lock.
     func reserveAttempt(_ db: any SQLDatabase, usernameKey: String, factor: Factor) async throws -> Reservation {
-        let now = clock.now
-        let row = try await db.raw("""
-            INSERT INTO factor_failures (username_key, factor, failures, locked_until, last_attempt_at)
-            VALUES (\(bind: usernameKey), \(bind: factor.rawValue), 1, NULL, \(now))
-            ON CONFLICT (username_key, factor) DO UPDATE SET
-                failures = CASE WHEN factor_failures.locked_until > \(now) THEN factor_failures.failures
-                                WHEN factor_failures.locked_until IS NOT NULL THEN 1
-                                WHEN factor_failures.last_attempt_at <= \(now) - \(bind: durationMilliseconds) THEN 1
-                                ELSE factor_failures.failures + 1 END,
-                locked_until = CASE WHEN factor_failures.locked_until > \(now) THEN factor_failures.locked_until
-                                    ELSE NULL END,
-                last_attempt_at = CASE WHEN factor_failures.locked_until > \(now) THEN factor_failures.last_attempt_at
-                                       ELSE \(now) END
-            RETURNING failures, locked_until, \(now) AS now_ms
-            """).first()
-        guard let row else { throw CorruptRowError(column: "factor_failures") }
-        let attempt = try row.decode(column: "failures", as: Int.self)
-        if let lockedUntil = try row.decode(column: "locked_until", as: Int64?.self) {
+        let reserved = try await FactorFailureTable.reserve(db, usernameKey: usernameKey, factor: factor, now: clock.now,
+                                                            window: durationMilliseconds)
+        let attempt = reserved.failures
+        if let lockedUntil = reserved.lockedUntil {
             if lockedUntil == Self.untilPasswordSignIn { return .lockedUntilPasswordSignIn }
-            let now = try row.decode(column: "now_ms", as: Int64.self)
-            return .locked(retryAfterSeconds: Int((lockedUntil - now + 999) / 1000))
+            return .locked(retryAfterSeconds: Int((lockedUntil - reserved.now + 999) / 1000))
         }
         guard attempt <= threshold else {
             // Earlier attempts still being checked hold every slot; their outcome decides the lock.
@@ -81,20 +66,14 @@ struct FactorLockout: Sendable {
     func recordFailure(_ db: any SQLDatabase, usernameKey: String, factor: Factor, attempt: Int) async throws -> Bool {
         let locks = attempt >= threshold
         let escalates = factor == .pin ? Self.pinEscalation : Int.max
-        let row = try await db.raw("""
-            UPDATE factor_failures SET
-                lockouts = CASE WHEN \(bind: locks) AND locked_until IS NULL THEN lockouts + 1 ELSE lockouts END,
-                locked_until = CASE WHEN NOT \(bind: locks) OR locked_until IS NOT NULL THEN locked_until
-                                    WHEN lockouts + 1 >= \(bind: escalates) THEN \(bind: Self.untilPasswordSignIn)
-                                    ELSE \(clock.now) + \(bind: durationMilliseconds) END
-            WHERE username_key = \(bind: usernameKey) AND factor = \(bind: factor.rawValue)
-            RETURNING lockouts
-            """).first()
-        return locks && row != nil
+        let updated = try await FactorFailureTable.recordFailure(
+            db, usernameKey: usernameKey, factor: factor, locks: locks, escalatesAt: escalates,
+            lockUntil: SQLQueryString("\(clock.now) + \(bind: durationMilliseconds)"), forever: Self.untilPasswordSignIn)
+        return locks && updated
     }
 
     /// Clears the count after a success (or a new secret).
     static func clear(_ db: any SQLDatabase, usernameKey: String, factor: Factor) async throws {
-        try await db.raw("DELETE FROM factor_failures WHERE username_key = \(bind: usernameKey) AND factor = \(bind: factor.rawValue)").run()
+        try await FactorFailureTable.clear(db, usernameKey: usernameKey, factor: factor)
     }
 }

@@ -53,32 +53,12 @@ struct Housekeeping: Sendable {
         let auditCutoff = now - Int64(auditRetention.timeInterval * 1000)
         return try await database.transaction { db in
             var report = Report()
-            report.challenges = try await db.raw("DELETE FROM challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
-            report.sessions = try await db.raw("""
-                DELETE FROM sessions
-                WHERE expires_at <= \(bind: sessionCutoff) OR (revoked_at IS NOT NULL AND revoked_at <= \(bind: sessionCutoff))
-                RETURNING id
-                """).all().count
-            // A pending registration's challenge is issued with it and expires challengeTTL later.
-            try await db.raw("""
-                DELETE FROM challenges WHERE registration_id IN (
-                    SELECT id FROM registrations WHERE status = 'pending' AND created_at <= \(bind: pendingCutoff))
-                """).run()
-            report.pendingRegistrations = try await db.raw("""
-                DELETE FROM registrations WHERE status = 'pending' AND created_at <= \(bind: pendingCutoff)
-                  AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.registration_id = registrations.id)
-                RETURNING id
-                """).all().count
-            report.rateWindows = try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: windowCutoff) RETURNING key").all().count
-            report.lockouts = try await db.raw("""
-                DELETE FROM factor_failures
-                WHERE ((locked_until IS NOT NULL AND locked_until <= \(bind: now))
-                       OR (locked_until IS NULL AND last_attempt_at <= \(bind: now - Int64(lockoutDuration.timeInterval * 1000))))
-                  AND (factor = 'password' OR lockouts = 0)
-                RETURNING username_key
-                """).all().count
-            report.auditEvents = try await db.raw("DELETE FROM audit_events WHERE created_at <= \(bind: auditCutoff) RETURNING id").all().count
-                + db.raw("DELETE FROM audit_tallies WHERE last_at <= \(bind: auditCutoff) RETURNING id").all().count
+            report.challenges = try await ChallengeTable.purgeExpired(db, now: now)
+            report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
+            report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)
+            report.rateWindows = try await RateWindow.purge(db, before: windowCutoff)
+            report.lockouts = try await FactorFailureTable.purge(db, now: now, window: Int64(lockoutDuration.timeInterval * 1000))
+            report.auditEvents = try await AuditLog.purge(db, writtenBy: auditCutoff)
             return report
         }
     }
@@ -86,11 +66,8 @@ struct Housekeeping: Sendable {
     /// How many sessions are live now, for the metrics gauge: counted here, off the request path,
     /// so a scrape never scans a table (under SQLite's single writer, least of all).
     func liveSessions() async throws -> Int {
-        let now = time.now().millisecondsSince1970
-        return try await database.withDatabase { db in
-            try await db.raw("SELECT COUNT(*) AS live FROM sessions WHERE revoked_at IS NULL AND expires_at > \(bind: now)")
-                .first()?.decode(column: "live", as: Int.self) ?? 0
-        }
+        let now = time.now()
+        return try await database.withDatabase { db in try await SessionTable.liveCount(db, now: now) }
     }
 
     /// Counts the live sessions now, and then after every purge, every `interval` until

@@ -23,39 +23,26 @@ package struct KeyAssertion: Sendable {
         _ database: any DatabaseProvider, challengeID: String, signature: Base64URLBytes, kind: RegistrationKind,
         userID: String? = nil, relyingPartyID: String
     ) async throws -> KeyAssertion {
-        guard let row = try await database.withDatabase({ db in
-            try await db.raw("""
-                SELECT c.registration_id AS registration_id, c.challenge AS challenge,
-                       r.user_id AS user_id, r.algorithm AS algorithm, r.public_key AS public_key
-                FROM challenges c JOIN registrations r ON r.id = c.registration_id
-                WHERE c.id = \(bind: challengeID) AND c.ceremony = \(bind: Int(Ceremony.authentication.rawValue))
-                  AND r.kind = \(bind: kind.rawValue)
-                """).first()
-        }) else {
-            throw ChallengeStore.invalid
+        guard let stored = try await database.withDatabase({ db in try await ChallengeTable.authentication(db, id: challengeID, kind: kind) }),
+              userID == nil || userID == stored.userID
+        else {
+            throw SignatureRules.unknownChallenge
         }
-        let owner = try row.decode(column: "user_id", as: String.self)
-        if let userID, userID != owner { throw ChallengeStore.invalid }
-        let registrationID = try row.decode(column: "registration_id", as: String.self)
-        let key = try StoredRegistration.publicKey(from: row)
         return KeyAssertion(
-            challengeID: challengeID, registrationID: registrationID, userID: owner, key: key,
-            signature: try SignatureRules.parse(signature, for: key.algorithm),
-            message: try SignatureRules.message(.authentication, relyingPartyID: relyingPartyID, registrationID: registrationID,
-                                                challenge: try row.decode(column: "challenge", as: Data.self)))
+            challengeID: challengeID, registrationID: stored.registrationID, userID: stored.userID, key: stored.key,
+            signature: try SignatureRules.parse(signature, for: stored.key.algorithm),
+            message: try SignatureRules.message(.authentication, relyingPartyID: relyingPartyID, registrationID: stored.registrationID,
+                                                challenge: stored.challenge))
     }
 
     /// Consumes the challenge inside the caller's transaction; `false` when it was already spent
     /// or expired. Call it whatever the signature's verdict: a bad signature spends it too.
     func consume(_ db: any SQLDatabase, now: Date) async throws -> Bool {
-        try await ChallengeStore.consume(db, id: challengeID, ceremony: .authentication, now: now) != nil
+        try await ChallengeTable.consume(db, id: challengeID, ceremony: .authentication, now: now) != nil
     }
 
     /// Marks the registration used by a verified answer; `false` when it was revoked meanwhile.
     func markUsed(_ db: any SQLDatabase, now: Date) async throws -> Bool {
-        try await !db.raw("""
-            UPDATE registrations SET last_used_at = \(bind: now.millisecondsSince1970)
-            WHERE id = \(bind: registrationID) AND status = 'active' RETURNING id
-            """).all().isEmpty
+        try await RegistrationTable.markUsed(db, id: registrationID, now: now)
     }
 }

@@ -40,10 +40,10 @@ struct LockoutGuard: Sendable {
             attempt = number
         case .locked(let seconds):
             metrics.lockedAttempt(target.factor)
-            throw APIError(.locked, "Too many failed attempts; try again later.", retryAfterSeconds: seconds)
+            throw Rejection(.locked, "Too many failed attempts; try again later.", retryAfterSeconds: seconds)
         case .lockedUntilPasswordSignIn:
             metrics.lockedAttempt(target.factor)
-            throw APIError(.pinLocked, "The PIN was locked too often; sign in with the password to unlock it.")
+            throw Rejection(.pinLocked, "The PIN was locked too often; sign in with the password to unlock it.")
         }
         guard let match = try await check() else {
             let now = time.now()
@@ -59,7 +59,7 @@ struct LockoutGuard: Sendable {
     }
 
     /// The one answer to every wrong secret and unknown account.
-    static var invalidCredentials: APIError {
-        APIError(.invalidCredentials, "The username or the secret is wrong.")
+    static var invalidCredentials: Rejection {
+        Rejection(.invalidCredentials, "The username or the secret is wrong.")
     }
 }

@@ -24,10 +24,10 @@ struct PINService: Sendable {
     /// challenge. Needs a recent primary authentication.
     func setPIN(_ request: SetPINRequest, for caller: Caller) async throws -> RegistrationStartResponse {
         guard CredentialRules.isAcceptablePIN(request.pin) else {
-            throw APIError(.invalidPIN, "A PIN is 4 to 12 digits.")
+            throw Rejection(.invalidPIN, "A PIN is 4 to 12 digits.")
         }
         guard !CommonPINs.contains(request.pin) else {
-            throw APIError(.pinTooCommon, "That PIN is one of the most common ones; choose another.")
+            throw Rejection(.pinTooCommon, "That PIN is one of the most common ones; choose another.")
         }
         var key = try RegistrationService.newKey(kind: .pin, algorithm: request.algorithm, publicKey: request.publicKey, label: request.label)
         try stepUp.require(caller)
@@ -52,18 +52,14 @@ struct PINService: Sendable {
             }
             return true
         }
-        guard consumed else { throw ChallengeStore.invalid }
+        guard consumed else { throw SignatureRules.unknownChallenge }
         guard signatureIsValid else { throw SignatureRules.invalid }
 
-        guard let pinKey = try await database.withDatabase({ db in
-            try await db.raw("""
-                SELECT u.username_key AS username_key, r.pin_hash AS pin_hash FROM registrations r JOIN users u ON u.id = r.user_id
-                WHERE r.id = \(bind: assertion.registrationID) AND r.status = 'active' AND r.kind = 'pin'
-                """).first()
-        }), let storedHash = try pinKey.decode(column: "pin_hash", as: String?.self) else {
-            throw ChallengeStore.invalid  // revoked since the challenge was read
+        guard let (usernameKey, storedHash) = try await database.withDatabase({ db in
+            try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
+        }) else {
+            throw SignatureRules.unknownChallenge  // revoked since the challenge was read
         }
-        let usernameKey = try pinKey.decode(column: "username_key", as: String.self)
         let target = LockoutGuard.Target(usernameKey: usernameKey, factor: .pin, subject: .user(assertion.userID), event: .pinSignIn,
                                          registrationID: assertion.registrationID)
         let verdict = try await guarded.attempt(target) { () -> PINHasher.Verdict? in
@@ -73,12 +69,12 @@ struct PINService: Sendable {
         // A hash under a retired key is replaced under the current one, now that the PIN is known.
         let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
         return try await database.transaction { db in
-            guard try await assertion.markUsed(db, now: now), let user = try await AccountService.user(db, id: assertion.userID) else {
-                throw ChallengeStore.invalid
+            guard try await assertion.markUsed(db, now: now), let user = try await UserTable.user(db, id: assertion.userID) else {
+                throw SignatureRules.unknownChallenge
             }
             try await FactorLockout.clear(db, usernameKey: usernameKey, factor: .pin)
             if let rehashed {
-                try await db.raw("UPDATE registrations SET pin_hash = \(bind: rehashed) WHERE id = \(bind: assertion.registrationID)").run()
+                try await RegistrationTable.setPINHash(db, registrationID: assertion.registrationID, hash: rehashed)
             }
             let issued = try await SessionService.insert(
                 db, userID: assertion.userID, authentication: .init(method: .pin, registrationID: assertion.registrationID),

@@ -24,7 +24,7 @@ struct PasswordSignInService: Sendable {
             _ = try await hasher.verify(secret, against: nil)
             throw LockoutGuard.invalidCredentials
         }
-        let account = try await PasswordAccount.find(database, usernameKey: username.key)
+        let account = try await database.withDatabase { db in try await UserTable.passwordAccount(db, usernameKey: username.key) }
         let target = LockoutGuard.Target(usernameKey: username.key, factor: .password, subject: .username(username.key), event: .passwordSignIn)
         let user = try await guarded.attempt(target) { () -> PasswordAccount? in
             try await hasher.verify(secret, against: account?.passwordHash) ? account : nil
@@ -39,39 +39,5 @@ struct PasswordSignInService: Sendable {
             return issued
         }
         return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user.user)
-    }
-}
-
-/// An account with what a password check needs.
-struct PasswordAccount: Sendable {
-    var user: User
-    var usernameKey: String
-    var passwordHash: String
-    var passwordChangeRequired: Bool
-
-    /// The account with this username key, if any.
-    static func find(_ database: any DatabaseProvider, usernameKey: String) async throws -> PasswordAccount? {
-        try await database.withDatabase { db in
-            try await db.raw("""
-                SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users
-                WHERE username_key = \(bind: usernameKey)
-                """).first().map(PasswordAccount.init(row:))
-        }
-    }
-
-    /// The account with this id, if any.
-    static func find(_ database: any DatabaseProvider, userID: String) async throws -> PasswordAccount? {
-        try await database.withDatabase { db in
-            try await db.raw("""
-                SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users WHERE id = \(bind: userID)
-                """).first().map(PasswordAccount.init(row:))
-        }
-    }
-
-    private init(row: any SQLRow) throws {
-        user = try AccountService.user(from: row)
-        usernameKey = try row.decode(column: "username_key", as: String.self)
-        passwordHash = try row.decode(column: "password_hash", as: String.self)
-        passwordChangeRequired = try row.decode(column: "password_change_required", as: Int.self) != 0
     }
 }

@@ -23,13 +23,13 @@ struct ReauthenticationService: Sendable {
         case (nil, let challengeID?, let signature?):
             return try await withSignature(challengeID: challengeID, signature: signature, for: caller)
         default:
-            throw APIError(.invalidRequest, "Send either password, or challenge_id with signature.")
+            throw Rejection(.invalidRequest, "Send either password, or challenge_id with signature.")
         }
     }
 
     private func withPassword(_ password: String, for caller: Caller) async throws -> CurrentSessionResponse {
-        guard let account = try await PasswordAccount.find(database, userID: caller.userID) else {
-            throw APIError(.invalidSession, "The account no longer exists.")
+        guard let account = try await database.withDatabase({ db in try await UserTable.passwordAccount(db, id: caller.userID) }) else {
+            throw Rejection(.invalidSession, "The account no longer exists.")
         }
         let secret = CredentialRules.normalisedPassword(password)
         let target = LockoutGuard.Target(usernameKey: account.usernameKey, factor: .password, subject: .username(account.usernameKey),
@@ -38,7 +38,7 @@ struct ReauthenticationService: Sendable {
         let now = time.now()
         return try await database.transaction { db in
             try await FactorLockout.clear(db, usernameKey: account.usernameKey, factor: .password)
-            try await SessionService.markAuthenticated(db, sessionID: caller.sessionID, now: now)
+            try await SessionTable.markAuthenticated(db, id: caller.sessionID, now: now)
             try await AuditLog.record(db, userID: caller.userID, type: .sessionReauthenticated, outcome: .success, at: now, sessionID: caller.sessionID)
             return try await SessionService.current(db, caller, now: now)
         }
@@ -58,14 +58,14 @@ struct ReauthenticationService: Sendable {
                 return .signatureInvalid
             }
             guard try await assertion.markUsed(db, now: now) else { return .challengeInvalid }
-            try await SessionService.markAuthenticated(db, sessionID: caller.sessionID, now: now)
+            try await SessionTable.markAuthenticated(db, id: caller.sessionID, now: now)
             try await AuditLog.record(db, userID: caller.userID, type: .sessionReauthenticated, outcome: .success, at: now,
                                       registrationID: assertion.registrationID, sessionID: caller.sessionID)
             return .done(try await SessionService.current(db, caller, now: now))
         }
         switch outcome {
         case .done(let answer): return answer
-        case .challengeInvalid: throw ChallengeStore.invalid
+        case .challengeInvalid: throw SignatureRules.unknownChallenge
         case .signatureInvalid: throw SignatureRules.invalid
         }
     }

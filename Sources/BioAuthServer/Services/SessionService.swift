@@ -12,7 +12,7 @@ struct SessionService: Sendable {
     func duration(requested minutes: Int?) throws -> Int {
         let minutes = minutes ?? defaultMinutes
         guard ProtocolLimits.sessionDurationMinutes.contains(minutes) else {
-            throw APIError(.invalidSessionDuration, "session_duration_minutes must be between \(ProtocolLimits.sessionDurationMinutes.lowerBound) and \(ProtocolLimits.sessionDurationMinutes.upperBound).")
+            throw Rejection(.invalidSessionDuration, "session_duration_minutes must be between \(ProtocolLimits.sessionDurationMinutes.lowerBound) and \(ProtocolLimits.sessionDurationMinutes.upperBound).")
         }
         return minutes
     }
@@ -30,31 +30,18 @@ struct SessionService: Sendable {
             id: SecureRandom.identifier(.session), userID: userID, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication,
             passwordChangeRequired: passwordChangeRequired)
-        try await db.raw("""
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, created_at, expires_at, authenticated_at,
-                                  password_change_required)
-            VALUES (\(bind: session.id), \(bind: userID), \(bind: token.digest), \(bind: authentication.method.rawValue),
-                    \(bind: authentication.registrationID), \(bind: session.createdAt.millisecondsSince1970),
-                    \(bind: session.expiresAt.millisecondsSince1970), \(bind: session.authenticatedAt.millisecondsSince1970),
-                    \(bind: passwordChangeRequired ? 1 : 0))
-            """).run()
+        try await SessionTable.insert(db, session, tokenDigest: token.digest)
         return (token, session)
     }
 
     /// The caller a bearer token names, if the session is live.
     func authenticate(token: String) async throws -> Caller {
         let digest = SessionToken.digest(of: token)
-        let now = time.now().millisecondsSince1970
-        let row = try await database.withDatabase { db in
-            try await db.raw("""
-                SELECT id, user_id, authenticated_at, password_change_required FROM sessions
-                WHERE token_hash = \(bind: digest) AND revoked_at IS NULL AND expires_at > \(bind: now)
-                """).first()
+        let now = time.now()
+        guard let caller = try await database.withDatabase({ db in try await SessionTable.caller(db, tokenDigest: digest, now: now) }) else {
+            throw Rejection(.invalidSession, "The session token is unknown, expired or revoked.")
         }
-        guard let row else { throw APIError(.invalidSession, "The session token is unknown, expired or revoked.") }
-        return Caller(sessionID: try row.decode(column: "id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
-                      authenticatedAt: try row.decodeDate(column: "authenticated_at"),
-                      passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
+        return caller
     }
 
     /// A live session of the caller's, with its user.
@@ -66,7 +53,7 @@ struct SessionService: Sendable {
     /// The caller's live sessions, newest first.
     func list(_ caller: Caller) async throws -> [Session] {
         try await database.withDatabase { db in
-            try await Self.sessions(db, userID: caller.userID, id: nil, now: time.now())
+            try await SessionTable.live(db, userID: caller.userID, now: time.now())
         }
     }
 
@@ -75,21 +62,15 @@ struct SessionService: Sendable {
         let now = time.now()
         let isCurrent = sessionID == caller.sessionID
         let ended = try await database.transaction { db in
-            let rows = try await db.raw("""
-                UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
-                WHERE id = \(bind: sessionID) AND user_id = \(bind: caller.userID)
-                  AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
-                RETURNING id
-                """).all()
-            guard !rows.isEmpty else { return false }
+            guard try await SessionTable.revoke(db, id: sessionID, userID: caller.userID, now: now) else { return false }
             try await AuditLog.record(db, userID: caller.userID, type: isCurrent ? .sessionSignedOut : .sessionRevoked,
                                       outcome: .success, at: now, sessionID: sessionID)
             return true
         }
         guard ended else {
             throw isCurrent
-                ? APIError(.invalidSession, "The session has ended.")
-                : APIError(.notFound, "No such session.")
+                ? Rejection(.invalidSession, "The session has ended.")
+                : Rejection(.notFound, "No such session.")
         }
     }
 
@@ -99,54 +80,17 @@ struct SessionService: Sendable {
     func revokeOthers(of caller: Caller) async throws -> Int {
         let now = time.now()
         return try await database.transaction { db in
-            let ended = try await Self.revokeAll(db, userID: caller.userID, sparing: caller.sessionID, now: now)
+            let ended = try await SessionTable.revokeAll(db, userID: caller.userID, sparing: caller.sessionID, now: now)
             try await AuditLog.record(db, userID: caller.userID, type: .otherSessionsRevoked, outcome: .success, at: now, sessionID: caller.sessionID)
             return ended
         }
     }
 
-    /// Ends every live session of a user (but `sparing`, when given) inside the caller's transaction.
-    static func revokeAll(_ db: any SQLDatabase, userID: String, sparing sessionID: String?, now: Date) async throws -> Int {
-        try await db.raw("""
-            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
-            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
-              AND id <> \(bind: sessionID ?? "")
-            RETURNING id
-            """).all().count
-    }
-
-    /// Records a primary authentication on a session (a re-authentication) inside the caller's
-    /// transaction.
-    static func markAuthenticated(_ db: any SQLDatabase, sessionID: String, now: Date) async throws {
-        try await db.raw("UPDATE sessions SET authenticated_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: sessionID)").run()
-    }
-
     /// A live session with its user, inside the caller's transaction.
     static func current(_ db: any SQLDatabase, _ caller: Caller, now: Date) async throws -> CurrentSessionResponse {
-        guard let session = try await sessions(db, userID: caller.userID, id: caller.sessionID, now: now).first,
-              let user = try await AccountService.user(db, id: caller.userID)
-        else { throw APIError(.invalidSession, "The session has ended.") }
+        guard let session = try await SessionTable.live(db, userID: caller.userID, id: caller.sessionID, now: now).first,
+              let user = try await UserTable.user(db, id: caller.userID)
+        else { throw Rejection(.invalidSession, "The session has ended.") }
         return CurrentSessionResponse(session: session, user: user)
-    }
-
-    private static func sessions(_ db: any SQLDatabase, userID: String, id: String?, now: Date) async throws -> [Session] {
-        var query = SQLQueryString("""
-            SELECT id, user_id, method, registration_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
-            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
-            """)
-        if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
-        query.appendInterpolation(unsafeRaw: " ORDER BY created_at DESC, id")
-        return try await db.raw(query).all().map { row in
-            Session(
-                id: try row.decode(column: "id", as: String.self),
-                userID: try row.decode(column: "user_id", as: String.self),
-                createdAt: try row.decodeDate(column: "created_at"),
-                expiresAt: try row.decodeDate(column: "expires_at"),
-                authentication: .init(
-                    method: try row.decodeEnum(column: "method", as: AuthenticationMethod.self),
-                    registrationID: try row.decode(column: "registration_id", as: String?.self)),
-                authenticatedAt: try row.decodeDate(column: "authenticated_at"),
-                passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
-        }
     }
 }

@@ -14,7 +14,7 @@ struct StepUp: Sendable {
     /// Throws `403 reauthentication_required` unless the caller authenticated recently enough.
     func require(_ caller: Caller) throws {
         guard time.now().timeIntervalSince(caller.authenticatedAt) <= window.timeInterval else {
-            throw APIError(.reauthenticationRequired,
+            throw Rejection(.reauthenticationRequired,
                            "This change needs a recent sign-in: re-authenticate with POST /v1/sessions/current/reauthenticate, then try again.")
         }
     }

@@ -100,4 +100,10 @@ struct AuditLog: Sendable {
                 .prefix(Self.listLimit).map(\.element)
         }
     }
+
+    /// Deletes events and counted failures last written at or before `cutoff`; returns how many.
+    static func purge(_ db: any SQLDatabase, writtenBy cutoff: Int64) async throws -> Int {
+        try await db.raw("DELETE FROM audit_events WHERE created_at <= \(bind: cutoff) RETURNING id").all().count
+            + db.raw("DELETE FROM audit_tallies WHERE last_at <= \(bind: cutoff) RETURNING id").all().count
+    }
 }

@@ -23,4 +23,9 @@ enum RateWindow {
         let hits = try row?.decode(column: "hits", as: Int.self) ?? 1
         return Count(hits: hits, retryAfterSeconds: Int((start + 60_000 - now + 999) / 1000))
     }
+
+    /// Deletes the counters of minutes before `cutoff`; returns how many.
+    static func purge(_ db: any SQLDatabase, before cutoff: Int64) async throws -> Int {
+        try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: cutoff) RETURNING key").all().count
+    }
 }

@@ -2,22 +2,10 @@ import BioAuthProtocol
 import Foundation
 import Hummingbird
 
-/// An answer to bad or unauthorised input: a 4xx status, a stable code and a message, in the
-/// contract's error shape. Throwing one from a handler is the only way a handler fails on purpose.
-struct APIError: HTTPResponseError, CustomStringConvertible {
-    let code: ErrorCode
-    let message: String
-    /// For 429 answers: when to try again.
-    var retryAfterSeconds: Int?
-    init(_ code: ErrorCode, _ message: String, retryAfterSeconds: Int? = nil) {
-        self.code = code
-        self.message = message
-        self.retryAfterSeconds = retryAfterSeconds
-    }
-
+/// A rejection as the contract answers it: the status its code pairs with, a `Retry-After` for
+/// rate limits and lockouts, and the error shape. The one place a code becomes an HTTP status.
+extension Rejection: HTTPResponseError {
     var status: HTTPResponse.Status { code.status }
-
-    var description: String { "\(code.rawValue): \(message)" }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]

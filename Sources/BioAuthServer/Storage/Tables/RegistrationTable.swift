@@ -1,0 +1,146 @@
+import BioAuthProtocol
+import Foundation
+import SQLKit
+
+/// The `registrations` table (device keys, biometric and PIN): every statement that reads or
+/// writes it, inside the caller's transaction or connection.
+enum RegistrationTable {
+    private static let columns = "id, user_id, kind, algorithm, public_key, label, status, created_at, last_used_at"
+
+    /// A pending or active registration of the user's.
+    static func find(_ db: any SQLDatabase, id: String, userID: String) async throws -> StoredRegistration? {
+        try await db.raw("""
+            SELECT \(unsafeRaw: columns) FROM registrations
+            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active')
+            """).first().map(StoredRegistration.init(row:))
+    }
+
+    /// The user's pending and active registrations, newest first.
+    static func all(_ db: any SQLDatabase, userID: String) async throws -> [StoredRegistration] {
+        try await db.raw("""
+            SELECT \(unsafeRaw: columns) FROM registrations
+            WHERE user_id = \(bind: userID) AND status IN ('pending', 'active') ORDER BY created_at DESC, id
+            """).all().map(StoredRegistration.init(row:))
+    }
+
+    /// How many registrations the user holds: pending and active, or only pending.
+    static func count(_ db: any SQLDatabase, userID: String, pendingOnly: Bool) async throws -> Int {
+        let statuses = pendingOnly ? "('pending')" : "('pending', 'active')"
+        return try await db.raw("""
+            SELECT COUNT(*) AS held FROM registrations WHERE user_id = \(bind: userID) AND status IN \(unsafeRaw: statuses)
+            """).first()?.decode(column: "held", as: Int.self) ?? 0
+    }
+
+    /// Whether this public key is registered (in any state).
+    static func contains(_ db: any SQLDatabase, publicKey: DevicePublicKey) async throws -> Bool {
+        try await db.raw("SELECT 1 AS known FROM registrations WHERE public_key = \(bind: publicKey.canonicalBytes)").first() != nil
+    }
+
+    /// Inserts a pending registration.
+    static func insertPending(
+        _ db: any SQLDatabase, id: String, userID: String, kind: RegistrationKind, key: DevicePublicKey, label: String,
+        pinHash: String?, now: Date
+    ) async throws {
+        try await db.raw("""
+            INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at, pin_hash)
+            VALUES (\(bind: id), \(bind: userID), \(bind: kind.rawValue), \(bind: key.algorithm.rawValue),
+                    \(bind: key.canonicalBytes), \(bind: label), 'pending', \(bind: now.millisecondsSince1970), \(bind: pinHash))
+            """).run()
+    }
+
+    /// Makes a pending registration active; whether it was still pending.
+    static func activate(_ db: any SQLDatabase, id: String) async throws -> Bool {
+        try await !db.raw("UPDATE registrations SET status = 'active' WHERE id = \(bind: id) AND status = 'pending' RETURNING id").all().isEmpty
+    }
+
+    /// The ids of the user's pending and active registrations, of one kind or all, but `except`.
+    static func liveIDs(_ db: any SQLDatabase, userID: String, kind: RegistrationKind? = nil, except: String? = nil) async throws -> [String] {
+        var query = SQLQueryString("SELECT id FROM registrations WHERE user_id = \(bind: userID) AND status IN ('pending', 'active')")
+        if let kind { query.appendInterpolation(unsafeRaw: " AND kind = "); query.appendInterpolation(bind: kind.rawValue) }
+        if let except { query.appendInterpolation(unsafeRaw: " AND id <> "); query.appendInterpolation(bind: except) }
+        return try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) }
+    }
+
+    /// Whether a registration is active.
+    static func isActive(_ db: any SQLDatabase, id: String) async throws -> Bool {
+        try await db.raw("SELECT 1 AS active FROM registrations WHERE id = \(bind: id) AND status = 'active'").first() != nil
+    }
+
+    /// Revokes a pending or active registration.
+    static func revoke(_ db: any SQLDatabase, id: String, now: Date) async throws {
+        try await db.raw("""
+            UPDATE registrations SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
+            WHERE id = \(bind: id) AND status IN ('pending', 'active')
+            """).run()
+    }
+
+    /// Records a verified use of an active registration; `false` when it is no longer active.
+    static func markUsed(_ db: any SQLDatabase, id: String, now: Date) async throws -> Bool {
+        try await !db.raw("""
+            UPDATE registrations SET last_used_at = \(bind: now.millisecondsSince1970)
+            WHERE id = \(bind: id) AND status = 'active' RETURNING id
+            """).all().isEmpty
+    }
+
+    /// An active PIN key's stored PIN hash with its owner's username key.
+    static func pin(_ db: any SQLDatabase, registrationID: String) async throws -> (usernameKey: String, hash: String)? {
+        guard let row = try await db.raw("""
+            SELECT u.username_key AS username_key, r.pin_hash AS pin_hash FROM registrations r JOIN users u ON u.id = r.user_id
+            WHERE r.id = \(bind: registrationID) AND r.status = 'active' AND r.kind = 'pin'
+            """).first(), let hash = try row.decode(column: "pin_hash", as: String?.self) else { return nil }
+        return (try row.decode(column: "username_key", as: String.self), hash)
+    }
+
+    /// Replaces a PIN key's stored PIN hash.
+    static func setPINHash(_ db: any SQLDatabase, registrationID: String, hash: String) async throws {
+        try await db.raw("UPDATE registrations SET pin_hash = \(bind: hash) WHERE id = \(bind: registrationID)").run()
+    }
+
+    /// Deletes registrations left pending since `cutoff` (and their challenges) that signed in no
+    /// session; returns how many.
+    static func purgePending(_ db: any SQLDatabase, createdBy cutoff: Int64) async throws -> Int {
+        // A pending registration's challenge is issued with it and expires challengeTTL later.
+        try await db.raw("""
+            DELETE FROM challenges WHERE registration_id IN (
+                SELECT id FROM registrations WHERE status = 'pending' AND created_at <= \(bind: cutoff))
+            """).run()
+        return try await db.raw("""
+            DELETE FROM registrations WHERE status = 'pending' AND created_at <= \(bind: cutoff)
+              AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.registration_id = registrations.id)
+            RETURNING id
+            """).all().count
+    }
+}
+
+/// A registration row (a biometric or PIN device key) with its parsed key.
+struct StoredRegistration: Sendable {
+    var wire: Registration
+    var userID: String
+    var publicKey: DevicePublicKey
+
+    var algorithm: SignatureAlgorithm { publicKey.algorithm }
+
+
+    /// The key in a row with `algorithm` and `public_key` columns.
+    static func publicKey(from row: any SQLRow) throws -> DevicePublicKey {
+        let algorithm = try row.decodeEnum(column: "algorithm", as: SignatureAlgorithm.self)
+        do {
+            return try DevicePublicKey(algorithm: algorithm, canonicalBytes: try row.decode(column: "public_key", as: Data.self))
+        } catch {
+            throw CorruptRowError(column: "public_key")
+        }
+    }
+
+    fileprivate init(row: any SQLRow) throws {
+        publicKey = try Self.publicKey(from: row)
+        userID = try row.decode(column: "user_id", as: String.self)
+        wire = Registration(
+            id: try row.decode(column: "id", as: String.self),
+            kind: try row.decodeEnum(column: "kind", as: RegistrationKind.self),
+            algorithm: publicKey.algorithm,
+            label: try row.decode(column: "label", as: String.self),
+            status: try row.decodeEnum(column: "status", as: Registration.Status.self),
+            createdAt: try row.decodeDate(column: "created_at"),
+            lastUsedAt: try row.decodeOptionalDate(column: "last_used_at"))
+    }
+}

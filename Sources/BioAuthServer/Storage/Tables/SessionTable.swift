@@ -1,0 +1,105 @@
+import BioAuthProtocol
+import Foundation
+import SQLKit
+
+/// The `sessions` table: every statement that reads or writes it, inside the caller's
+/// transaction or connection. Only the SHA-256 of a token is stored.
+enum SessionTable {
+    /// Inserts a session whose token hashes to `tokenDigest`.
+    static func insert(_ db: any SQLDatabase, _ session: Session, tokenDigest: Data) async throws {
+        try await db.raw("""
+            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, created_at, expires_at, authenticated_at,
+                                  password_change_required)
+            VALUES (\(bind: session.id), \(bind: session.userID), \(bind: tokenDigest), \(bind: session.authentication.method.rawValue),
+                    \(bind: session.authentication.registrationID), \(bind: session.createdAt.millisecondsSince1970),
+                    \(bind: session.expiresAt.millisecondsSince1970), \(bind: session.authenticatedAt.millisecondsSince1970),
+                    \(bind: session.passwordChangeRequired ? 1 : 0))
+            """).run()
+    }
+
+    /// The caller a live session's token digest names, if any.
+    static func caller(_ db: any SQLDatabase, tokenDigest: Data, now: Date) async throws -> Caller? {
+        guard let row = try await db.raw("""
+            SELECT id, user_id, authenticated_at, password_change_required FROM sessions
+            WHERE token_hash = \(bind: tokenDigest) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
+            """).first() else { return nil }
+        return Caller(sessionID: try row.decode(column: "id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
+                      authenticatedAt: try row.decodeDate(column: "authenticated_at"),
+                      passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
+    }
+
+    /// A user's live sessions (or the one with `id`), newest first.
+    static func live(_ db: any SQLDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
+        var query = SQLQueryString("""
+            SELECT id, user_id, method, registration_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
+            """)
+        if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
+        query.appendInterpolation(unsafeRaw: " ORDER BY created_at DESC, id")
+        return try await db.raw(query).all().map { row in
+            Session(
+                id: try row.decode(column: "id", as: String.self),
+                userID: try row.decode(column: "user_id", as: String.self),
+                createdAt: try row.decodeDate(column: "created_at"),
+                expiresAt: try row.decodeDate(column: "expires_at"),
+                authentication: .init(
+                    method: try row.decodeEnum(column: "method", as: AuthenticationMethod.self),
+                    registrationID: try row.decode(column: "registration_id", as: String?.self)),
+                authenticatedAt: try row.decodeDate(column: "authenticated_at"),
+                passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
+        }
+    }
+
+    /// How many sessions are live now.
+    static func liveCount(_ db: any SQLDatabase, now: Date) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS live FROM sessions WHERE revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)")
+            .first()?.decode(column: "live", as: Int.self) ?? 0
+    }
+
+    /// Ends one live session of the user's; whether there was one.
+    static func revoke(_ db: any SQLDatabase, id: String, userID: String, now: Date) async throws -> Bool {
+        try await !db.raw("""
+            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
+            WHERE id = \(bind: id) AND user_id = \(bind: userID)
+              AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
+            RETURNING id
+            """).all().isEmpty
+    }
+
+    /// Ends every live session of a user but `sparing`; returns how many ended.
+    static func revokeAll(_ db: any SQLDatabase, userID: String, sparing sessionID: String?, now: Date) async throws -> Int {
+        try await db.raw("""
+            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
+            WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
+              AND id <> \(bind: sessionID ?? "")
+            RETURNING id
+            """).all().count
+    }
+
+    /// Ends every session a registration signed in but `sparing`.
+    static func revokeSigned(_ db: any SQLDatabase, byRegistration registrationID: String, sparing sessionID: String?, now: Date) async throws {
+        try await db.raw("""
+            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
+            WHERE registration_id = \(bind: registrationID) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
+            """).run()
+    }
+
+    /// Records a primary authentication on a session.
+    static func markAuthenticated(_ db: any SQLDatabase, id: String, now: Date) async throws {
+        try await db.raw("UPDATE sessions SET authenticated_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: id)").run()
+    }
+
+    /// Lifts a one-time password's restriction from a session.
+    static func clearPasswordChangeRequired(_ db: any SQLDatabase, id: String) async throws {
+        try await db.raw("UPDATE sessions SET password_change_required = 0 WHERE id = \(bind: id)").run()
+    }
+
+    /// Deletes sessions that expired or were revoked at or before `cutoff`; returns how many.
+    static func purge(_ db: any SQLDatabase, endedBy cutoff: Int64) async throws -> Int {
+        try await db.raw("""
+            DELETE FROM sessions
+            WHERE expires_at <= \(bind: cutoff) OR (revoked_at IS NOT NULL AND revoked_at <= \(bind: cutoff))
+            RETURNING id
+            """).all().count
+    }
+}
