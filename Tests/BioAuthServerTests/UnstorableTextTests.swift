@@ -7,7 +7,7 @@ import Testing
 
 /// Strings PostgreSQL's text type refuses are bad input, on both databases: a 400, never a 500.
 @Suite("NUL and other unstorable strings")
-struct StorableTextTests {
+struct UnstorableTextTests {
     @Test("a NUL in any JSON string field is 400 invalid_request and changes nothing", arguments: [
         ("/v1/users", #"{"username":"ali\u0000ce","password":"correct horse battery"}"#, false),
         ("/v1/users", #"{"username":"alice-nul","password":"correct\u0000horse battery"}"#, false),

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite("Unknown user vs wrong password")
-struct TimingTests {
+struct UsernameEnumerationTests {
     @Test("unknown user and wrong password give the same status, code and message")
     func sameAnswer() async throws {
         try await TestServer.run { server in

@@ -6,7 +6,7 @@ import Testing
 
 /// Several instances whose clocks drift still agree on when a lock ends: the database decides.
 @Suite("Lock expiry by the database's clock")
-struct LockClockTests {
+struct LockExpiryClockTests {
     @Test("an instance whose clock runs a day ahead still sees the lock another instance set")
     func skewedInstanceSeesTheLock() async throws {
         try await TestDatabase.current.withFreshDatabase { path in

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite("Password sign-in and sessions")
-struct PasswordFlowTests {
+struct PasswordSignInTests {
     @Test("sign up, sign in, see the session, sign out: the token dies with the session")
     func fullPasswordFlow() async throws {
         try await TestServer.run { server in

@@ -8,7 +8,7 @@ import Testing
 /// state of biometry has not changed" (LAContext.h): a moved domain state alone never costs the
 /// user their key.
 @Suite("An OS update moves the domain state and keeps the keys")
-struct OSUpdateTests {
+struct OSUpdateKeepsKeysTests {
     @Test("after an OS update biometric sign-in still works with the same registration and one prompt; nothing is revoked")
     func signInSurvivesOSUpdate() async throws {
         try await LoopbackServer.run { server in

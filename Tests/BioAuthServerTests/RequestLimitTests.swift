@@ -7,8 +7,8 @@ import Testing
 
 /// Every limit that keeps one client from filling the database or starving the others, each with
 /// its clear error. Windows move with the test's clock, never the wall clock.
-@Suite("Limits")
-struct LimitsTests {
+@Suite("Request limits: rates, sizes and timeouts")
+struct RequestLimitTests {
     private func retryAfter(_ answer: APIResponse) -> Int? {
         answer.headers.first(where: { $0.name.canonicalName == "retry-after" }).flatMap { Int($0.value) }
     }

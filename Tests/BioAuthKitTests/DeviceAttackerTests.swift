@@ -6,7 +6,7 @@ import Testing
 
 /// The threat model's attacker on the device, without a real match.
 @Suite("Security: the attacker on the device")
-struct DeviceSecurityTests {
+struct DeviceAttackerTests {
     @Test("hooked evaluatePolicy success yields no secret: the hardware still demands a real match")
     func hookedEvaluatePolicyYieldsNoSecret() async throws {
         let fixture = DeviceFixture()

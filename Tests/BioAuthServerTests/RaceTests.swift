@@ -6,8 +6,8 @@ import Hummingbird
 import Synchronization
 import Testing
 
-@Suite("Concurrency")
-struct ConcurrencyTests {
+@Suite("Races: of concurrent attempts exactly one wins")
+struct RaceTests {
     @Test("16 concurrent completions of one challenge give exactly one session")
     func concurrentCompletionsOfOneChallenge() async throws {
         try await TestServer.run { server in
