@@ -73,8 +73,7 @@ struct ClientFlowTests {
     func restoreSession() async throws {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
-            account.device.willAnswer(.present("owner"))
-            try await account.client.enableBiometricSignIn(prompt: "Enable")
+            try await account.enableBiometrics()
             let session = try #require(await account.client.session)
             let restarted = server.client(on: account.device)  // the app launched again
             account.device.willAnswer(.present("owner"))

@@ -12,8 +12,7 @@ struct ClientSecurityTests {
         try await LoopbackServer.run { server in
             let owner = try await Account.signedIn(on: server)
             try await owner.client.setPIN("246810")
-            owner.device.willAnswer(.present("owner"))
-            try await owner.client.enableBiometricSignIn(prompt: "Enable")
+            try await owner.enableBiometrics()
             // The phone falls into the attacker's hands; the app is relaunched under their hooks.
             let account = Account(server: server, device: owner.device, client: server.client(on: owner.device), username: owner.username)
             let attacker = account.device.attacker
@@ -35,8 +34,7 @@ struct ClientSecurityTests {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
             try await account.client.setPIN("902817")
-            account.device.willAnswer(.present("owner"))
-            try await account.client.enableBiometricSignIn(prompt: "Enable")
+            try await account.enableBiometrics()
             let token = try #require(await account.client.sessionToken)
             let attacker = account.device.attacker
             #expect(!attacker.storageContains(Data(token.utf8)))

@@ -29,8 +29,7 @@ struct ReconciliationTests {
     func reconcileServerForgot() async throws {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
-            account.device.willAnswer(.present("owner"))
-            let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
+            let registration = try await account.enableBiometrics()
             #expect(try await account.client.reconcile() == nil, "both sides agree")
             let token = try #require(await account.client.sessionToken)
             _ = try await server.raw(.deleteRegistration, id: registration.id, token: token)
@@ -44,8 +43,7 @@ struct ReconciliationTests {
     func reconcileLocalKeyMissing() async throws {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
-            account.device.willAnswer(.present("owner"))
-            let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
+            let registration = try await account.enableBiometrics()
             account.device.removePasscode()
             #expect(try await account.client.reconcile() == .serverRegistrationRevoked(registrationID: registration.id, reason: .keyMissing))
             #expect(try await server.registrations(token: try #require(await account.client.sessionToken)).isEmpty)
@@ -57,8 +55,7 @@ struct ReconciliationTests {
     func reconcileEnrollmentChanged() async throws {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
-            account.device.willAnswer(.present("owner"))
-            let registration = try await account.client.enableBiometricSignIn(prompt: "Enable")
+            let registration = try await account.enableBiometrics()
             account.device.unenroll("owner")
             account.device.enroll("new face")
             #expect(try await account.client.reconcile() == .serverRegistrationRevoked(registrationID: registration.id, reason: .biometryChanged))
@@ -70,8 +67,7 @@ struct ReconciliationTests {
     func disableDeletesBothSides() async throws {
         try await LoopbackServer.run { server in
             let account = try await Account.signedIn(on: server)
-            account.device.willAnswer(.present("owner"))
-            try await account.client.enableBiometricSignIn(prompt: "Enable")
+            try await account.enableBiometrics()
             let before = account.device.storedItemCount
             try await account.client.disableBiometricSignIn()
             #expect(try await server.registrations(token: try #require(await account.client.sessionToken)).isEmpty)

@@ -152,18 +152,8 @@ struct RequestLimitTests {
             let port = server.loopback.port
             let slow = try RawSocket(port: port)
             slow.send("GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
-            // One byte every 100 ms, never idle for the 400 ms timeout, until the server hangs up.
-            // The head is never finished (no blank line), so only the server can end this loop
-            // early, however slowly a loaded machine runs it. Bound: 600 bytes, about 60 s.
-            var cutOff = false
-            for _ in 0..<600 {
-                guard slow.send("a") else {
-                    cutOff = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(cutOff, "the server closed the connection before the slow request was complete")
+            // The head is never finished (no blank line).
+            #expect(try await slow.trickle("a"), "the server closed the connection before the slow request was complete")
             #expect(slow.readUntilClosed() ?? Data() == Data(), "closed without an answer")
         }
     }
@@ -174,18 +164,8 @@ struct RequestLimitTests {
             let port = server.loopback.port
             let slow = try RawSocket(port: port)
             slow.send("POST /v1/users HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
-            // One byte every 100 ms, never idle for the 400 ms timeout, until the server hangs up.
-            // The bound (600 bytes, about 60 s) can never complete the 1000-byte body, so only the
-            // server can end this loop early, however slowly a loaded machine runs it.
-            var cutOff = false
-            for _ in 0..<600 {
-                guard slow.send(" ") else {
-                    cutOff = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(cutOff, "the server closed the connection before the slow body was complete")
+            // 600 bytes can never complete the 1000-byte body.
+            #expect(try await slow.trickle(" "), "the server closed the connection before the slow body was complete")
         }
     }
 }

@@ -24,10 +24,16 @@ struct Account {
         return Account(server: server, device: device, client: client, username: username)
     }
 
-    /// Enables biometric sign-in (the owner answers the one prompt) and signs out.
-    func enableBiometricsAndSignOut() async throws -> Registration {
+    /// Enables biometric sign-in: the owner answers the one prompt.
+    @discardableResult
+    func enableBiometrics(label: String? = nil) async throws -> Registration {
         device.willAnswer(.present("owner"))
-        let registration = try await client.enableBiometricSignIn(label: "test phone", prompt: "Enable Face ID sign-in")
+        return try await client.enableBiometricSignIn(label: label, prompt: "Enable Face ID sign-in")
+    }
+
+    /// Enables biometric sign-in and signs out.
+    func enableBiometricsAndSignOut() async throws -> Registration {
+        let registration = try await enableBiometrics(label: "test phone")
         try await client.signOut()
         return registration
     }

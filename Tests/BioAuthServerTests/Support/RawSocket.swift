@@ -50,6 +50,18 @@ final class RawSocket: @unchecked Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Data(text.utf8)) }
 
+    /// Sends `byte` every 100 ms, never idle long enough for a timeout of 400 ms, at most
+    /// `limit` times (about `limit` / 10 seconds); whether the server hung up first. The caller
+    /// picks a limit that cannot complete its request, so only the server can end this early,
+    /// however slowly a loaded machine runs it.
+    func trickle(_ byte: String, limit: Int = 600) async throws -> Bool {
+        for _ in 0..<limit {
+            guard send(byte) else { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     /// Half-closes: the server reads end of input.
     func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
 
