@@ -46,6 +46,14 @@ extension CeremonyTransport {
         return try await verifyRegistration(start, key: key, token: token)
     }
 
+    /// A new user, signed in with the password, with `key` registered: where most tests start.
+    package func newAccountWithKey(
+        _ key: SoftwareDeviceKey = .es256()
+    ) async throws -> (account: SignInResponse, key: SoftwareDeviceKey, registration: Registration) {
+        let account = try await newAccount()
+        return (account, key, try await register(key, token: account.sessionToken))
+    }
+
     /// A fresh authentication challenge for a registration.
     package func challenge(for registrationID: String) async throws -> ChallengeResponse {
         try await exchange(.createChallenge, id: nil, body: CreateChallengeRequest(registrationID: registrationID), token: nil, as: ChallengeResponse.self)

@@ -11,9 +11,7 @@ struct AccountAdministrationTests {
     @Test("recover ends every session, revokes every device key, unlocks the factors and sets a one-time password")
     func recoverEverything() async throws {
         try await TestServer.run { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await server.api.newAccountWithKey()
             let pin = try await server.api.setPIN("3917", token: account.sessionToken)
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
             for _ in 0..<5 { _ = try await server.api.pinSignIn(pin, pin: "0000") }

@@ -44,9 +44,7 @@ struct AuthorizationTests {
     @Test("a biometric session belongs to the key's owner, whoever asked for the challenge")
     func biometricSessionOwner() async throws {
         try await TestServer.run { server in
-            let alice = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.ed25519()
-            let registration = try await server.api.register(key, token: alice.sessionToken)
+            let (alice, key, registration) = try await server.api.newAccountWithKey(.ed25519())
             let session = try await server.api.biometricSignIn(key, registrationID: registration.id)
             #expect(session.user.id == alice.user.id)
         }

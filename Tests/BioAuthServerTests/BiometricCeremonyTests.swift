@@ -64,9 +64,7 @@ struct BiometricCeremonyTests {
     func deleteRegistrationEndsItsSessions() async throws {
         try await TestServer.run { server in
             let api = server.api
-            let account = try await api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await api.newAccountWithKey()
             let biometricSession = try await api.biometricSignIn(key, registrationID: registration.id)
             let openChallenge = try await api.signedAuthentication(key, registrationID: registration.id)
 
@@ -120,9 +118,7 @@ struct BiometricCeremonyTests {
     func auditTrail() async throws {
         try await TestServer.run { server in
             let api = server.api
-            let account = try await api.newAccount()
-            let key = SoftwareDeviceKey.ed25519()
-            let registration = try await api.register(key, token: account.sessionToken)
+            let (_, key, registration) = try await api.newAccountWithKey(.ed25519())
             let session = try await api.biometricSignIn(key, registrationID: registration.id)
             let audit = try await api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit", token: session.sessionToken)
             #expect(audit.events.map(\.type) == [.biometricSignIn, .registrationVerified, .registrationStarted, .passwordSignIn, .userCreated])

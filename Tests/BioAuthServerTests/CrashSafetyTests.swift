@@ -35,9 +35,7 @@ struct CrashSafetyTests {
         try await TestDatabase.current.withFreshDatabase { database in
             let (first, client) = try await serve(database)
             defer { if first.process.isRunning { first.process.terminate() } }
-            let account = try await client.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await client.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await client.newAccountWithKey()
             let ledger = Ledger()
 
             await withTaskGroup(of: Void.self) { group in

@@ -9,9 +9,7 @@ struct HousekeepingTests {
     @Test("the purge removes exactly what has outlived its use, as the clock moves")
     func purgeFollowsTheClock() async throws {
         try await TestServer.run { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await server.api.newAccountWithKey()
             _ = try await server.api.startRegistration(SoftwareDeviceKey.ed25519(), token: account.sessionToken)  // left pending
             _ = try await server.api.challenge(for: registration.id)  // never answered
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)

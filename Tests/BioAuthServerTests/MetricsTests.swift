@@ -21,9 +21,7 @@ struct MetricsTests {
     @Test("the metrics listener counts requests by route and status, ceremonies, lockouts and live sessions, and shows no secrets")
     func prometheusExposition() async throws {
         try await TestServer.run(configure: { $0.lockoutThreshold = 2 }) { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await server.api.newAccountWithKey()
             let signIn = try await server.api.biometricSignIn(key, registrationID: registration.id)
             for _ in 0..<3 {
                 try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password!"))

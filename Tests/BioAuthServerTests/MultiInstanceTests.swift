@@ -45,9 +45,7 @@ struct MultiInstanceTests {
     @Test("one signed completion sent to A and B at once gives exactly one session")
     func oneCompletionTwoInstances() async throws {
         try await withTwoInstances { a, b in
-            let account = try await a.newAccount()
-            let key = SoftwareDeviceKey.ed25519()
-            let registration = try await a.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await a.newAccountWithKey(.ed25519())
             for _ in 0..<3 {
                 let request = try await b.signedAuthentication(key, registrationID: registration.id)
                 let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in

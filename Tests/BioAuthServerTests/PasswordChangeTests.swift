@@ -86,9 +86,7 @@ struct PasswordChangeTests {
     @Test("deleting a registration ends the sessions it signed in, but not the caller's own")
     func deletingARegistrationSparesTheCaller() async throws {
         try await TestServer.run { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (_, key, registration) = try await server.api.newAccountWithKey()
             let caller = try await server.api.biometricSignIn(key, registrationID: registration.id)
             let other = try await server.api.biometricSignIn(key, registrationID: registration.id)
             try await server.api.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: caller.sessionToken)

@@ -11,9 +11,7 @@ struct RaceTests {
     @Test("16 concurrent completions of one challenge give exactly one session")
     func concurrentCompletionsOfOneChallenge() async throws {
         try await TestServer.run { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await server.api.newAccountWithKey()
             let request = try await server.api.signedAuthentication(key, registrationID: registration.id)
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for _ in 0..<16 {

@@ -63,9 +63,7 @@ struct RequestLimitTests {
     @Test("challenges per registration per minute: one more is 429 rate_limited and stores nothing")
     func challengesPerRegistration() async throws {
         try await TestServer.run(configure: { $0.challengesPerRegistrationPerMinute = 2 }) { server in
-            let account = try await server.api.newAccount()
-            let key = SoftwareDeviceKey.es256()
-            let registration = try await server.api.register(key, token: account.sessionToken)
+            let (account, key, registration) = try await server.api.newAccountWithKey()
             let other = try await server.api.register(.ed25519(), token: account.sessionToken)
             _ = try await server.api.challenge(for: registration.id)
             _ = try await server.api.challenge(for: registration.id)
