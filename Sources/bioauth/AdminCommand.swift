@@ -14,10 +14,10 @@ struct AdminCommand: AsyncParsableCommand {
 
     /// What every subcommand takes.
     struct Target: ParsableArguments {
-        @Option(help: "The server's database: a SQLite file or a postgres:// URL. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
+        @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp("The server's database: " + ServerSetting.database.help))
         var database: String?
 
-        @Option(name: .customLong("password-cost"), help: "bcrypt cost of the one-time password, 10...16. [env: BIOAUTH_PASSWORD_COST] (default: 12)")
+        @Option(name: .customLong(ServerSetting.passwordCost.flag), help: ArgumentHelp("For the one-time password: " + ServerSetting.passwordCost.help))
         var passwordCost: Int?
 
         @Argument(help: "The user's username.")
@@ -25,12 +25,13 @@ struct AdminCommand: AsyncParsableCommand {
 
         /// Opens the database, runs `body` on it, closes it; failures are one line.
         func run<T: Sendable>(_ body: (AccountAdministration) async throws -> T) async throws -> T {
-            let environment = ProcessInfo.processInfo.environment
-            var configuration = ServerConfiguration()
-            configuration.databasePath = database ?? environment["BIOAUTH_DATABASE"] ?? configuration.databasePath
-            if let text = passwordCost.map(String.init) ?? environment["BIOAUTH_PASSWORD_COST"] {
-                guard let cost = Int(text), (10...16).contains(cost) else { throw ValidationError("--password-cost must be 10...16.") }
-                configuration.passwordHashCost = UInt8(cost)
+            let flags = [ServerSetting.database.flag: database, ServerSetting.passwordCost.flag: passwordCost.map(String.init)].compactMapValues { $0 }
+            let configuration: ServerConfiguration
+            do {
+                configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+                                                                settings: [.database, .passwordCost])
+            } catch {
+                throw ValidationError(error.description)
             }
             var logger = Logger(label: "bioauth-admin")
             logger.logLevel = .warning

@@ -4,192 +4,90 @@ import Foundation
 import Logging
 import NIOCore
 
-/// `bioauth serve`: the HTTP server over an embedded SQLite file.
+/// `bioauth serve`: the HTTP server over an embedded SQLite file or a shared PostgreSQL.
 ///
-/// Every option can also be set by an environment variable; a flag wins over the variable.
+/// Its settings are declared once, in BioAuthServer's ``ServerSetting``: flag, environment
+/// variable (a flag wins), range, and the default `ServerConfiguration()` holds.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the BioAuth server.",
-        discussion: """
-            Environment variables (a flag wins): BIOAUTH_HOST, BIOAUTH_PORT, BIOAUTH_METRICS_HOST, BIOAUTH_METRICS_PORT, BIOAUTH_DATABASE, BIOAUTH_DATABASE_CONNECTIONS, \
-            BIOAUTH_RELYING_PARTY, BIOAUTH_CHALLENGE_TTL, BIOAUTH_SESSION_MINUTES, BIOAUTH_PASSWORD_COST, \
-            BIOAUTH_MAX_REGISTRATIONS, BIOAUTH_MAX_PENDING_REGISTRATIONS, BIOAUTH_CHALLENGES_PER_MINUTE, \
-            BIOAUTH_REQUESTS_PER_MINUTE, BIOAUTH_TRUST_FORWARDED_FOR, BIOAUTH_REQUEST_TIMEOUT, BIOAUTH_MAX_HEADER_BYTES, \
-            BIOAUTH_PURGE_INTERVAL, BIOAUTH_SESSION_RETENTION_DAYS, BIOAUTH_AUDIT_RETENTION_DAYS, BIOAUTH_STEP_UP_MINUTES, \
-            BIOAUTH_PIN_KEY_FILE, BIOAUTH_LOG_LEVEL.
-            """
+        discussion: "Every option can also be set by its environment variable (a flag wins): "
+            + ServerSetting.all.map(\.variable).joined(separator: ", ") + "."
     )
 
-    @Option(help: "Address to listen on. [env: BIOAUTH_HOST] (default: 127.0.0.1)")
-    var host: String?
-
-    @Option(help: "Port to listen on; 0 picks a free one. [env: BIOAUTH_PORT] (default: 8080)")
-    var port: Int?
-
-    @Option(name: .customLong("metrics-host"), help: "Address the metrics listener (GET /metrics) binds; keep it private. [env: BIOAUTH_METRICS_HOST] (default: 127.0.0.1)")
-    var metricsHost: String?
-
-    @Option(name: .customLong("metrics-port"), help: "Port of the metrics listener; 0 picks a free one. [env: BIOAUTH_METRICS_PORT] (default: 9464)")
-    var metricsPort: Int?
-
-    @Option(help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file. [env: BIOAUTH_DATABASE] (default: ./bioauth.sqlite)")
-    var database: String?
-
-    @Option(name: .customLong("database-connections"), help: "Most PostgreSQL connections this instance opens, 1...1000. [env: BIOAUTH_DATABASE_CONNECTIONS] (default: 20)")
+    // One property per setting, as argument-parser needs; each takes its name and help from the
+    // setting's one declaration, and the resolver checks every value.
+    @Option(name: .customLong(ServerSetting.host.flag), help: ArgumentHelp(ServerSetting.host.help)) var host: String?
+    @Option(name: .customLong(ServerSetting.port.flag), help: ArgumentHelp(ServerSetting.port.help)) var port: Int?
+    @Option(name: .customLong(ServerSetting.metricsHost.flag), help: ArgumentHelp(ServerSetting.metricsHost.help)) var metricsHost: String?
+    @Option(name: .customLong(ServerSetting.metricsPort.flag), help: ArgumentHelp(ServerSetting.metricsPort.help)) var metricsPort: Int?
+    @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp(ServerSetting.database.help)) var database: String?
+    @Option(name: .customLong(ServerSetting.databaseConnections.flag), help: ArgumentHelp(ServerSetting.databaseConnections.help))
     var databaseConnections: Int?
-
-    @Option(name: .customLong("relying-party"), help: "Relying-party id signed into every message. [env: BIOAUTH_RELYING_PARTY] (default: localhost)")
-    var relyingParty: String?
-
-    @Option(name: .customLong("challenge-ttl"), help: "Challenge lifetime in seconds. [env: BIOAUTH_CHALLENGE_TTL] (default: 120)")
-    var challengeTTL: Int?
-
-    @Option(name: .customLong("session-minutes"), help: "Default session lifetime in minutes, 5...43200. [env: BIOAUTH_SESSION_MINUTES] (default: 60)")
-    var sessionMinutes: Int?
-
-    @Option(name: .customLong("password-cost"), help: "bcrypt cost for passwords and PINs, 10...16. [env: BIOAUTH_PASSWORD_COST] (default: 12)")
-    var passwordCost: Int?
-
-    @Option(name: .customLong("max-registrations"), help: "Registrations (pending and active) per user, 1...1000. [env: BIOAUTH_MAX_REGISTRATIONS] (default: 10)")
+    @Option(name: .customLong(ServerSetting.relyingParty.flag), help: ArgumentHelp(ServerSetting.relyingParty.help)) var relyingParty: String?
+    @Option(name: .customLong(ServerSetting.challengeTTL.flag), help: ArgumentHelp(ServerSetting.challengeTTL.help)) var challengeTTL: Int?
+    @Option(name: .customLong(ServerSetting.sessionMinutes.flag), help: ArgumentHelp(ServerSetting.sessionMinutes.help)) var sessionMinutes: Int?
+    @Option(name: .customLong(ServerSetting.passwordCost.flag), help: ArgumentHelp(ServerSetting.passwordCost.help)) var passwordCost: Int?
+    @Option(name: .customLong(ServerSetting.maxRegistrations.flag), help: ArgumentHelp(ServerSetting.maxRegistrations.help))
     var maxRegistrations: Int?
-
-    @Option(name: .customLong("max-pending-registrations"), help: "Unverified registrations per user, 1...1000. [env: BIOAUTH_MAX_PENDING_REGISTRATIONS] (default: 3)")
+    @Option(name: .customLong(ServerSetting.maxPendingRegistrations.flag), help: ArgumentHelp(ServerSetting.maxPendingRegistrations.help))
     var maxPendingRegistrations: Int?
-
-    @Option(name: .customLong("challenges-per-minute"), help: "Authentication challenges per registration per minute, 1...10000. [env: BIOAUTH_CHALLENGES_PER_MINUTE] (default: 10)")
+    @Option(name: .customLong(ServerSetting.challengesPerMinute.flag), help: ArgumentHelp(ServerSetting.challengesPerMinute.help))
     var challengesPerMinute: Int?
-
-    @Option(name: .customLong("requests-per-minute"), help: "Requests per client address per minute, per instance, 1...1000000. [env: BIOAUTH_REQUESTS_PER_MINUTE] (default: 600)")
+    @Option(name: .customLong(ServerSetting.requestsPerMinute.flag), help: ArgumentHelp(ServerSetting.requestsPerMinute.help))
     var requestsPerMinute: Int?
-
-    @Flag(name: .customLong("trust-forwarded-for"), help: "Take the client address from X-Forwarded-For (only behind a proxy that sets it). [env: BIOAUTH_TRUST_FORWARDED_FOR=true]")
+    @Flag(name: .customLong(ServerSetting.trustForwardedFor.flag), help: ArgumentHelp(ServerSetting.trustForwardedFor.help))
     var trustForwardedFor = false
-
-    @Option(name: .customLong("request-timeout"), help: "Seconds a connection may stay silent before it is closed, and the most a request body may take to arrive, 1...3600. [env: BIOAUTH_REQUEST_TIMEOUT] (default: 30)")
-    var requestTimeout: Int?
-
-    @Option(name: .customLong("max-header-bytes"), help: "Largest request head in bytes, 1024...1048576. [env: BIOAUTH_MAX_HEADER_BYTES] (default: 16384)")
-    var maxHeaderBytes: Int?
-
-    @Option(name: .customLong("purge-interval"), help: "Seconds between purges of expired rows, 1...86400. [env: BIOAUTH_PURGE_INTERVAL] (default: 300)")
-    var purgeInterval: Int?
-
-    @Option(name: .customLong("session-retention-days"), help: "Days expired and revoked sessions are kept before the purge, 0...3650. [env: BIOAUTH_SESSION_RETENTION_DAYS] (default: 7)")
+    @Option(name: .customLong(ServerSetting.requestTimeout.flag), help: ArgumentHelp(ServerSetting.requestTimeout.help)) var requestTimeout: Int?
+    @Option(name: .customLong(ServerSetting.maxHeaderBytes.flag), help: ArgumentHelp(ServerSetting.maxHeaderBytes.help)) var maxHeaderBytes: Int?
+    @Option(name: .customLong(ServerSetting.purgeInterval.flag), help: ArgumentHelp(ServerSetting.purgeInterval.help)) var purgeInterval: Int?
+    @Option(name: .customLong(ServerSetting.sessionRetentionDays.flag), help: ArgumentHelp(ServerSetting.sessionRetentionDays.help))
     var sessionRetentionDays: Int?
-
-    @Option(name: .customLong("audit-retention-days"), help: "Days audit events are kept before the purge, 1...3650. [env: BIOAUTH_AUDIT_RETENTION_DAYS] (default: 365)")
+    @Option(name: .customLong(ServerSetting.auditRetentionDays.flag), help: ArgumentHelp(ServerSetting.auditRetentionDays.help))
     var auditRetentionDays: Int?
+    @Option(name: .customLong(ServerSetting.stepUpMinutes.flag), help: ArgumentHelp(ServerSetting.stepUpMinutes.help)) var stepUpMinutes: Int?
+    @Option(name: .customLong(ServerSetting.pinKeyFile.flag), help: ArgumentHelp(ServerSetting.pinKeyFile.help)) var pinKeyFile: String?
+    @Option(name: .customLong(ServerSetting.logLevel.flag), help: ArgumentHelp(ServerSetting.logLevel.help)) var logLevel: String?
 
-    @Option(name: .customLong("step-up-minutes"), help: "How recent a sign-in or re-authentication must be to register a device key, set a PIN or change the password, 1...60. [env: BIOAUTH_STEP_UP_MINUTES] (default: 5)")
-    var stepUpMinutes: Int?
-
-    @Option(name: .customLong("pin-key-file"), help: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance). [env: BIOAUTH_PIN_KEY_FILE] (default: <database>.pin-key beside a SQLite file, created at first start)")
-    var pinKeyFile: String?
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: BIOAUTH_LOG_LEVEL] (default: info)")
-    var logLevel: String?
+    /// The flags given, as text, by setting.
+    private var flags: [String: String] {
+        let given: [(ServerSetting, String?)] = [
+            (.host, host), (.port, port.map(String.init)), (.metricsHost, metricsHost), (.metricsPort, metricsPort.map(String.init)),
+            (.database, database), (.databaseConnections, databaseConnections.map(String.init)), (.relyingParty, relyingParty),
+            (.challengeTTL, challengeTTL.map(String.init)), (.sessionMinutes, sessionMinutes.map(String.init)),
+            (.passwordCost, passwordCost.map(String.init)), (.maxRegistrations, maxRegistrations.map(String.init)),
+            (.maxPendingRegistrations, maxPendingRegistrations.map(String.init)), (.challengesPerMinute, challengesPerMinute.map(String.init)),
+            (.requestsPerMinute, requestsPerMinute.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
+            (.requestTimeout, requestTimeout.map(String.init)), (.maxHeaderBytes, maxHeaderBytes.map(String.init)),
+            (.purgeInterval, purgeInterval.map(String.init)), (.sessionRetentionDays, sessionRetentionDays.map(String.init)),
+            (.auditRetentionDays, auditRetentionDays.map(String.init)), (.stepUpMinutes, stepUpMinutes.map(String.init)),
+            (.pinKeyFile, pinKeyFile), (.logLevel, logLevel),
+        ]
+        return Dictionary(uniqueKeysWithValues: given.compactMap { setting, text in text.map { (setting.flag, $0) } })
+    }
 
     func run() async throws {
-        let settings = try resolvedSettings()
-        var logger = Logger(label: "bioauth")
-        logger.logLevel = settings.logLevel
+        let configuration: ServerConfiguration
         do {
-            let server = try await AuthServer.open(configuration: settings.configuration, logger: logger)
+            configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var logger = Logger(label: "bioauth")
+        logger.logLevel = configuration.logLevel
+        do {
+            let server = try await AuthServer.open(configuration: configuration, logger: logger)
             try await server.run(onServerRunning: { host, port in
                 // Unbuffered, so a supervisor or test reading the pipe sees it at once.
-                let line = "BioAuth listening on http://\(host):\(port) (database \(settings.configuration.databaseDescription), relying party \(settings.configuration.relyingPartyID))\n"
+                let line = "BioAuth listening on http://\(host):\(port) (database \(configuration.databaseDescription), relying party \(configuration.relyingPartyID))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }, onMetricsRunning: { host, port in
                 FileHandle.standardOutput.write(Data("BioAuth metrics on http://\(host):\(port)/metrics\n".utf8))
             })
         } catch {
-            throw ValidationFailure(describe(error, configuration: settings.configuration))
+            throw ValidationFailure(describe(error, configuration: configuration))
         }
-    }
-
-    /// Flags, then environment variables, then defaults; each checked.
-    private func resolvedSettings() throws -> (configuration: ServerConfiguration, logLevel: Logger.Level) {
-        let environment = ProcessInfo.processInfo.environment
-        func value<T>(_ flag: T?, _ variable: String, parse: (String) -> T?) throws -> T? {
-            if let flag { return flag }
-            guard let text = environment[variable] else { return nil }
-            guard let parsed = parse(text) else { throw ValidationError("\(variable)=\(text) is not valid.") }
-            return parsed
-        }
-        var configuration = ServerConfiguration()
-        if let host = try value(host, "BIOAUTH_HOST", parse: { $0 }) { configuration.host = host }
-        if let port = try value(port, "BIOAUTH_PORT", parse: { Int($0) }) {
-            guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
-            configuration.port = port
-        }
-        if let host = try value(metricsHost, "BIOAUTH_METRICS_HOST", parse: { $0 }) { configuration.metricsHost = host }
-        if let port = try value(metricsPort, "BIOAUTH_METRICS_PORT", parse: { Int($0) }) {
-            guard (0...65_535).contains(port) else { throw ValidationError("--metrics-port must be 0...65535.") }
-            configuration.metricsPort = port
-        }
-        if let database = try value(database, "BIOAUTH_DATABASE", parse: { $0 }) { configuration.databasePath = database }
-        if let relyingParty = try value(relyingParty, "BIOAUTH_RELYING_PARTY", parse: { $0 }) {
-            guard !relyingParty.isEmpty, relyingParty.utf8.count <= 255 else { throw ValidationError("--relying-party must be 1...255 bytes.") }
-            configuration.relyingPartyID = relyingParty
-        }
-        if let ttl = try value(challengeTTL, "BIOAUTH_CHALLENGE_TTL", parse: { Int($0) }) {
-            guard (1...3_600).contains(ttl) else { throw ValidationError("--challenge-ttl must be 1...3600 seconds.") }
-            configuration.challengeTTL = .seconds(ttl)
-        }
-        if let minutes = try value(sessionMinutes, "BIOAUTH_SESSION_MINUTES", parse: { Int($0) }) {
-            guard (5...43_200).contains(minutes) else { throw ValidationError("--session-minutes must be 5...43200.") }
-            configuration.defaultSessionMinutes = minutes
-        }
-        if let cost = try value(passwordCost, "BIOAUTH_PASSWORD_COST", parse: { Int($0) }) {
-            guard (10...16).contains(cost) else { throw ValidationError("--password-cost must be 10...16.") }
-            configuration.passwordHashCost = UInt8(cost)
-        }
-        func limit(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
-            guard let number = try value(flag, variable, parse: { Int($0) }) else { return nil }
-            guard range.contains(number) else { throw ValidationError("--\(name) must be \(range.lowerBound)...\(range.upperBound).") }
-            return number
-        }
-        if let number = try limit(databaseConnections, "BIOAUTH_DATABASE_CONNECTIONS", "database-connections", 1...1_000) {
-            configuration.databaseMaxConnections = number
-        }
-        if let number = try limit(maxRegistrations, "BIOAUTH_MAX_REGISTRATIONS", "max-registrations", 1...1_000) {
-            configuration.maxRegistrationsPerUser = number
-        }
-        if let number = try limit(maxPendingRegistrations, "BIOAUTH_MAX_PENDING_REGISTRATIONS", "max-pending-registrations", 1...1_000) {
-            configuration.maxPendingRegistrationsPerUser = number
-        }
-        if let number = try limit(challengesPerMinute, "BIOAUTH_CHALLENGES_PER_MINUTE", "challenges-per-minute", 1...10_000) {
-            configuration.challengesPerRegistrationPerMinute = number
-        }
-        if let number = try limit(requestsPerMinute, "BIOAUTH_REQUESTS_PER_MINUTE", "requests-per-minute", 1...1_000_000) {
-            configuration.requestsPerMinutePerAddress = number
-        }
-        if let trust = try value(trustForwardedFor ? true : nil, "BIOAUTH_TRUST_FORWARDED_FOR", parse: { ["1", "true", "yes"].contains($0.lowercased()) ? true : ["0", "false", "no", ""].contains($0.lowercased()) ? false : nil }) {
-            configuration.trustForwardedFor = trust
-        }
-        if let seconds = try limit(requestTimeout, "BIOAUTH_REQUEST_TIMEOUT", "request-timeout", 1...3_600) {
-            configuration.requestTimeout = .seconds(seconds)
-        }
-        if let bytes = try limit(maxHeaderBytes, "BIOAUTH_MAX_HEADER_BYTES", "max-header-bytes", 1_024...1_048_576) {
-            configuration.maxHeaderBytes = bytes
-        }
-        if let seconds = try limit(purgeInterval, "BIOAUTH_PURGE_INTERVAL", "purge-interval", 1...86_400) {
-            configuration.purgeInterval = .seconds(seconds)
-        }
-        if let days = try limit(sessionRetentionDays, "BIOAUTH_SESSION_RETENTION_DAYS", "session-retention-days", 0...3_650) {
-            configuration.expiredSessionRetention = .seconds(days * 86_400)
-        }
-        if let days = try limit(auditRetentionDays, "BIOAUTH_AUDIT_RETENTION_DAYS", "audit-retention-days", 1...3_650) {
-            configuration.auditRetention = .seconds(days * 86_400)
-        }
-        if let minutes = try limit(stepUpMinutes, "BIOAUTH_STEP_UP_MINUTES", "step-up-minutes", 1...60) {
-            configuration.stepUpWindow = .seconds(minutes * 60)
-        }
-        if let file = try value(pinKeyFile, "BIOAUTH_PIN_KEY_FILE", parse: { $0 }) { configuration.pinKeyFile = file }
-        let levelText = try value(logLevel, "BIOAUTH_LOG_LEVEL", parse: { $0 }) ?? "info"
-        guard let level = Logger.Level(rawValue: levelText) else { throw ValidationError("--log-level \(levelText) is not a log level.") }
-        return (configuration, level)
     }
 
     /// One line for the failures an operator can fix.

@@ -1,5 +1,6 @@
 import BioAuthProtocol
 import Foundation
+import Logging
 
 /// Everything the server can be told at start.
 package struct ServerConfiguration: Sendable {
@@ -62,6 +63,8 @@ package struct ServerConfiguration: Sendable {
     /// SQLite server uses `<database>.pin-key` beside its database file, created at first start;
     /// PostgreSQL instances must be given one file, the same for all.
     package var pinKeyFile: String?
+    /// The least severe log messages written.
+    package var logLevel: Logger.Level = .info
     /// Keys given directly instead of a file (tests).
     package var pinKeyRing: PINKeyRing?
     /// The clock (tests move it).

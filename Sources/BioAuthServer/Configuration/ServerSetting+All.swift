@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+extension ServerSetting {
+    /// `--host`.
+    package static let host = text("host", \.host, "Address to listen on")
+    /// `--port`.
+    package static let port = integer("port", \.port, 0...65_535, "Port to listen on; 0 picks a free one")
+    /// `--metrics-host`.
+    package static let metricsHost = text("metrics-host", \.metricsHost, "Address the metrics listener (GET /metrics) binds; keep it private")
+    /// `--metrics-port`.
+    package static let metricsPort = integer("metrics-port", \.metricsPort, 0...65_535, "Port of the metrics listener; 0 picks a free one")
+    /// `--database`.
+    package static let database = text("database", \.databasePath, "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file")
+    /// `--database-connections`.
+    package static let databaseConnections = integer("database-connections", \.databaseMaxConnections, 1...1_000, "Most PostgreSQL connections this instance opens")
+    /// `--relying-party`.
+    package static let relyingParty = text("relying-party", \.relyingPartyID, "Relying-party id signed into every message, 1 to 255 bytes",
+                                           isValid: { !$0.isEmpty && $0.utf8.count <= 255 })
+    /// `--challenge-ttl`.
+    package static let challengeTTL = duration("challenge-ttl", \.challengeTTL, 1...3_600, in: .seconds, "Challenge lifetime in seconds")
+    /// `--session-minutes`.
+    package static let sessionMinutes = integer("session-minutes", \.defaultSessionMinutes, 5...43_200, unit: "minutes",
+                                                "Session lifetime when the client asks for none")
+    /// `--password-cost`.
+    package static let passwordCost = number("password-cost", \.passwordHashCost, 10...16, "bcrypt cost for passwords and PINs",
+                                             store: { UInt8($0) }, show: { Int($0) })
+    /// `--max-registrations`.
+    package static let maxRegistrations = integer("max-registrations", \.maxRegistrationsPerUser, 1...1_000, "Registrations (pending and active) per user")
+    /// `--max-pending-registrations`.
+    package static let maxPendingRegistrations = integer("max-pending-registrations", \.maxPendingRegistrationsPerUser, 1...1_000,
+                                                         "Unverified registrations per user")
+    /// `--challenges-per-minute`.
+    package static let challengesPerMinute = integer("challenges-per-minute", \.challengesPerRegistrationPerMinute, 1...10_000,
+                                                     "Authentication challenges per registration per minute")
+    /// `--requests-per-minute`.
+    package static let requestsPerMinute = integer("requests-per-minute", \.requestsPerMinutePerAddress, 1...1_000_000,
+                                                   "Requests per client address per minute, per instance")
+    /// `--trust-forwarded-for`.
+    package static let trustForwardedFor = ServerSetting(
+        flag: "trust-forwarded-for", summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)", isSwitch: true,
+        value: { String($0.trustForwardedFor) }
+    ) { configuration, text in
+        switch text.lowercased() {
+        case "1", "true", "yes": configuration.trustForwardedFor = true
+        case "0", "false", "no", "": configuration.trustForwardedFor = false
+        default: return .notAValue
+        }
+        return .written
+    }
+    /// `--request-timeout`.
+    package static let requestTimeout = duration("request-timeout", \.requestTimeout, 1...3_600, in: .seconds,
+        "Seconds a connection may stay silent before it is closed, and the most a request body may take to arrive")
+    /// `--max-header-bytes`.
+    package static let maxHeaderBytes = integer("max-header-bytes", \.maxHeaderBytes, 1_024...1_048_576, unit: "bytes", "Largest request head")
+    /// `--purge-interval`.
+    package static let purgeInterval = duration("purge-interval", \.purgeInterval, 1...86_400, in: .seconds, "Seconds between purges of expired rows")
+    /// `--session-retention-days`.
+    package static let sessionRetentionDays = duration("session-retention-days", \.expiredSessionRetention, 0...3_650, in: .days,
+                                                       "How long expired and revoked sessions are kept before the purge")
+    /// `--audit-retention-days`.
+    package static let auditRetentionDays = duration("audit-retention-days", \.auditRetention, 1...3_650, in: .days,
+                                                     "How long audit events are kept before the purge")
+    /// `--step-up-minutes`.
+    package static let stepUpMinutes = duration("step-up-minutes", \.stepUpWindow, 1...60, in: .minutes,
+        "How recent a sign-in or re-authentication must be to register a device key, set a PIN or change the password")
+    /// `--pin-key-file`.
+    package static let pinKeyFile = ServerSetting(
+        flag: "pin-key-file", summary: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
+        defaultText: "beside a SQLite database, its path + .pin-key, created at first start", value: { $0.pinKeyFile }
+    ) { configuration, text in
+        configuration.pinKeyFile = text
+        return .written
+    }
+    /// `--log-level`.
+    package static let logLevel = ServerSetting(
+        flag: "log-level", summary: "trace, debug, info, notice, warning, error or critical", value: { $0.logLevel.rawValue }
+    ) { configuration, text in
+        guard let level = Logger.Level(rawValue: text) else { return .notAValue }
+        configuration.logLevel = level
+        return .written
+    }
+
+    /// Every setting of `bioauth serve`, in `--help`'s order.
+    package static let all: [ServerSetting] = [
+        host, port, metricsHost, metricsPort, database, databaseConnections, relyingParty, challengeTTL, sessionMinutes, passwordCost,
+        maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute, trustForwardedFor, requestTimeout,
+        maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, stepUpMinutes, pinKeyFile, logLevel,
+    ]
+}
+
+extension ServerConfiguration {
+    /// A configuration from the flags given (by ``ServerSetting/flag``, as text), then the
+    /// environment's variables, then the defaults; every value checked.
+    package static func resolve(
+        flags: [String: String], environment: [String: String], settings: [ServerSetting] = ServerSetting.all
+    ) throws(SettingError) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        for setting in settings {
+            if let text = flags[setting.flag] {
+                try setting.apply(text, fromFlag: true, to: &configuration)
+            } else if let text = environment[setting.variable] {
+                try setting.apply(text, fromFlag: false, to: &configuration)
+            }
+        }
+        return configuration
+    }
+}
