@@ -1,0 +1,20 @@
+package com.bioauth.kit.support
+
+import com.bioauth.kit.client.HttpAnswer
+import com.bioauth.kit.client.HttpTransport
+import com.bioauth.kit.client.UrlConnectionTransport
+import java.net.URL
+import java.util.concurrent.ConcurrentHashMap
+
+/** Sends through [UrlConnectionTransport] and keeps the last request body per path: a wiretap. */
+class RecordingTransport : HttpTransport {
+    private val transport = UrlConnectionTransport()
+
+    /** The last body sent to each path. */
+    val bodies = ConcurrentHashMap<String, String>()
+
+    override fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer {
+        if (body != null) bodies[url.path] = String(body)
+        return transport.send(method, url, body, bearer)
+    }
+}
