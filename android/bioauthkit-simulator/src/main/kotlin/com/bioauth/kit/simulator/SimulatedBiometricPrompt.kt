@@ -1,5 +1,6 @@
 package com.bioauth.kit.simulator
 
+import com.bioauth.kit.device.AvailabilityQuery
 import com.bioauth.kit.device.BiometricPromptBackend
 import com.bioauth.kit.device.KeyOperation
 import com.bioauth.kit.device.PromptOutcome
@@ -69,7 +70,7 @@ class SimulatedBiometricPrompt internal constructor(private val device: Simulate
         failures = 0
     }
 
-    override fun canAuthenticate(): Int = when {
+    override fun canAuthenticate(query: AvailabilityQuery): Int = when {
         !device.hasBiometricHardware -> PlatformErrors.ERROR_HW_NOT_PRESENT
         device.enrolledCount == 0 -> PlatformErrors.ERROR_NO_BIOMETRICS
         else -> PlatformErrors.BIOMETRIC_SUCCESS

@@ -30,8 +30,9 @@ import javax.crypto.spec.GCMParameterSpec
  *   ("KeyGenParameterSpec.Builder#setUserAuthenticationRequired", "KeyPermanentlyInvalidatedException").
  * - With `setUserAuthenticationParameters(0, …)` (or validity −1 before API 30) every use must be
  *   authorised by a biometric prompt for that very operation, passed as its `CryptoObject`; a use
- *   without it fails (`UserNotAuthenticatedException` at init for timed keys; the operation itself
- *   fails for per-use keys: "BiometricPrompt.CryptoObject", "KeyGenParameterSpec.Builder#setUserAuthenticationParameters").
+ *   without it fails: for per-use keys `sign` / `doFinal` throw (a `SignatureException` or
+ *   `IllegalBlockSizeException` whose cause is "Key user not authenticated")
+ *   ("BiometricPrompt.CryptoObject", "KeyGenParameterSpec.Builder#setUserAuthenticationParameters").
  */
 class SimulatedKeyStore internal constructor(private val device: SimulatedDevice) : KeyStoreBackend {
     private class Entry(val spec: KeySpec, val pair: KeyPair?, val secret: SecretKey?, var invalidated: Boolean = false)
@@ -122,7 +123,9 @@ class SimulatedKeyStore internal constructor(private val device: SimulatedDevice
         override fun sign(data: ByteArray): ByteArray = run(data)
 
         fun run(data: ByteArray): ByteArray {
-            if (needsAuthentication && !authorised) throw KeystoreFailure(Kind.USER_NOT_AUTHENTICATED)
+            // On a device: SignatureException / IllegalBlockSizeException caused by KeyStoreException
+            // "Key user not authenticated".
+            if (needsAuthentication && !authorised) throw KeystoreFailure(Kind.OPERATION_REFUSED)
             if (used) throw KeystoreFailure(Kind.OTHER, IllegalStateException("operation already finished"))
             used = true
             return work(data)

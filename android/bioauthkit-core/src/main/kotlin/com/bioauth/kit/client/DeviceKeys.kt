@@ -1,5 +1,6 @@
 package com.bioauth.kit.client
 
+import com.bioauth.kit.device.AvailabilityQuery
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.KeyOperation
 import com.bioauth.kit.device.KeySpec
@@ -75,7 +76,8 @@ internal class DeviceKeys(private val device: DeviceBackends, private val io: Io
 
     private fun checkBiometricsUsable() {
         if (!device.info.isDeviceSecure()) throw BioAuthException(Code.NO_SECURE_LOCK_SCREEN, "set a screen lock first")
-        PlatformErrors.availability(device.prompt.canAuthenticate())?.let { throw it }
+        val query = AvailabilityQuery.forApi(device.info.apiLevel)
+        if (query != AvailabilityQuery.NONE) PlatformErrors.availability(device.prompt.canAuthenticate(query))?.let { throw it }
     }
 
     /** StrongBox when the device has one, the TEE otherwise (`StrongBoxUnavailableException`). */

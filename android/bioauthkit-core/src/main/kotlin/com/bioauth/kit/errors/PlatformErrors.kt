@@ -60,7 +60,8 @@ object PlatformErrors {
     /** A Keystore exception, translated by the Android layer to its [KeystoreFailure.Kind]. */
     fun keystore(failure: KeystoreFailure): BioAuthException = when (failure.kind) {
         KeystoreFailure.Kind.KEY_PERMANENTLY_INVALIDATED -> BioAuthException(Code.KEY_INVALIDATED, "the key was permanently invalidated", cause = failure)
-        KeystoreFailure.Kind.USER_NOT_AUTHENTICATED -> BioAuthException(Code.AUTHENTICATION_FAILED, "the Keystore refused: no match for this use", cause = failure)
+        KeystoreFailure.Kind.USER_NOT_AUTHENTICATED, KeystoreFailure.Kind.OPERATION_REFUSED ->
+            BioAuthException(Code.AUTHENTICATION_FAILED, "the Keystore refused: no match authorised this use", cause = failure)
         KeystoreFailure.Kind.NO_SECURE_LOCK_SCREEN -> BioAuthException(Code.NO_SECURE_LOCK_SCREEN, cause = failure)
         KeystoreFailure.Kind.KEY_MISSING -> BioAuthException(Code.KEY_MISSING, cause = failure)
         KeystoreFailure.Kind.STRONGBOX_UNAVAILABLE, KeystoreFailure.Kind.OTHER ->

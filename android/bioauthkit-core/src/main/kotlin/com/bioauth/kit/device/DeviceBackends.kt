@@ -69,8 +69,14 @@ class KeystoreFailure(val kind: Kind, cause: Throwable? = null) : Exception(kind
         /** `KeyPermanentlyInvalidatedException`. */
         KEY_PERMANENTLY_INVALIDATED,
 
-        /** `UserNotAuthenticatedException`, or a key use the Keystore refused for want of authentication. */
+        /** `UserNotAuthenticatedException` at `initSign` / `init`: a time-bound key with no recent authentication. */
         USER_NOT_AUTHENTICATED,
+
+        /**
+         * `SignatureException` from `sign`, `IllegalBlockSizeException` from `doFinal`: the Keystore
+         * refused to finish a use (a per-use key whose operation no match authorised: "Key user not authenticated").
+         */
+        OPERATION_REFUSED,
 
         /** `StrongBoxUnavailableException`. */
         STRONGBOX_UNAVAILABLE,
@@ -88,8 +94,8 @@ class KeystoreFailure(val kind: Kind, cause: Throwable? = null) : Exception(kind
 
 /** `BiometricPrompt` and `BiometricManager`. */
 interface BiometricPromptBackend {
-    /** `BiometricManager.canAuthenticate(BIOMETRIC_STRONG)`: `BIOMETRIC_SUCCESS` or an error code. */
-    fun canAuthenticate(): Int
+    /** `BiometricManager`'s answer to [query]: `BIOMETRIC_SUCCESS` or an error code. */
+    fun canAuthenticate(query: AvailabilityQuery): Int
 
     /**
      * Shows the prompt for [operation] wrapped in a `CryptoObject`, and reports how it ended: the
@@ -97,6 +103,27 @@ interface BiometricPromptBackend {
      * the error code the callback got.
      */
     suspend fun authenticate(operation: KeyOperation, text: PromptText): PromptOutcome
+}
+
+/** Which `BiometricManager` call can tell whether biometrics are usable, by API level. */
+enum class AvailabilityQuery {
+    /** API 30+: `canAuthenticate(Authenticators.BIOMETRIC_STRONG)`. */
+    STRONG,
+
+    /** API 29: `canAuthenticate()` (no authenticator classes yet). */
+    ANY,
+
+    /** API 28: there is no `BiometricManager`; the prompt itself reports what is missing. */
+    NONE;
+
+    companion object {
+        /** The call for [apiLevel]. */
+        fun forApi(apiLevel: Int) = when {
+            apiLevel >= 30 -> STRONG
+            apiLevel == 29 -> ANY
+            else -> NONE
+        }
+    }
 }
 
 /** What the prompt says. */

@@ -1,0 +1,20 @@
+// BioAuthKit for Android. Add `bioauthkit` to an app (it brings `bioauthkit-core`); an app's own
+// JVM tests add `bioauthkit-simulator` to test its sign-in flows without a phone.
+pluginManagement {
+    repositories {
+        google()
+        mavenCentral()
+        gradlePluginPortal()
+    }
+}
+
+dependencyResolutionManagement {
+    repositoriesMode.set(RepositoriesMode.FAIL_ON_PROJECT_REPOS)
+    repositories {
+        google()
+        mavenCentral()
+    }
+}
+
+rootProject.name = "bioauth-android"
+include(":bioauthkit-core", ":bioauthkit", ":bioauthkit-simulator")
