@@ -135,4 +135,24 @@ class ClientFlowTest {
         assertEquals(ReconciliationAction.LocalRegistrationRemoved(registration.id), account.client.reconcile())
         assertFalse(account.client.isBiometricSignInEnabled())
     }
+
+    @Test
+    fun `re-authenticating with biometrics takes one prompt, changing the password ends every other session, and so does sign-out everywhere else`() = runSuspend {
+        val account = Account.signedIn()
+        account.enableBiometrics()
+        val elsewhere = Account.client(com.bioauth.kit.simulator.SimulatedDevice())
+        elsewhere.signIn(account.username, Account.PASSWORD)
+        val shown = account.device.prompt.shown
+        account.device.willAnswer(Answer.Present("owner"))
+        account.client.reauthenticateWithBiometrics(PROMPT)
+        assertEquals(shown + 1, account.device.prompt.shown)
+        account.client.changePassword(Account.PASSWORD, "new horse battery staple")
+        assertEquals(401, RawHttp.call("GET", "/v1/sessions/current", token = elsewhere.sessionToken).status)
+        assertEquals(200, RawHttp.call("GET", "/v1/sessions/current", token = account.client.sessionToken).status)
+
+        val third = Account.client(com.bioauth.kit.simulator.SimulatedDevice())
+        third.signIn(account.username, "new horse battery staple")
+        account.client.signOutEverywhereElse()
+        assertEquals(401, RawHttp.call("GET", "/v1/sessions/current", token = third.sessionToken).status)
+    }
 }
