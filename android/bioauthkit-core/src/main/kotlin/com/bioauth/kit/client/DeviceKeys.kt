@@ -1,5 +1,6 @@
 package com.bioauth.kit.client
 
+import com.bioauth.kit.device.AppStorage
 import com.bioauth.kit.device.AvailabilityQuery
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.KeyOperation
@@ -11,6 +12,7 @@ import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.errors.PlatformErrors
 import com.bioauth.kit.internal.Io
+import com.bioauth.kit.protocol.Base64Url
 
 /**
  * The Keystore as the flows use it: keys made to [KeySpec]'s rules (StrongBox first, then the TEE),
@@ -41,27 +43,27 @@ internal class DeviceKeys(private val device: DeviceBackends, private val io: Io
 
     /** Signs with a key behind biometrics: one prompt. */
     suspend fun signWithBiometrics(alias: String, data: ByteArray, text: PromptText): ByteArray {
-        val operation = begin { device.keyStore.beginSigning(alias) }
+        val operation = keystore { device.keyStore.beginSigning(alias) }
         val authorised = authorise(operation, text)
         return keystore { authorised.sign(data) }
     }
 
     /** Signs with the PIN key: no prompt. */
     suspend fun signWithPINKey(alias: String, data: ByteArray): ByteArray {
-        val operation = begin { device.keyStore.beginSigning(alias) }
+        val operation = keystore { device.keyStore.beginSigning(alias) }
         return keystore { operation.sign(data) }
     }
 
     /** Encrypts under the vault key: one prompt. Returns IV and ciphertext. */
     suspend fun encrypt(alias: String, plaintext: ByteArray, text: PromptText): Pair<ByteArray, ByteArray> {
-        val operation = begin { device.keyStore.beginEncryption(alias) }
+        val operation = keystore { device.keyStore.beginEncryption(alias) }
         val authorised = authorise(operation, text)
         return keystore { authorised.iv to authorised.finish(plaintext) }
     }
 
     /** Decrypts under the vault key: one prompt. */
     suspend fun decrypt(alias: String, iv: ByteArray, ciphertext: ByteArray, text: PromptText): ByteArray {
-        val operation = begin { device.keyStore.beginDecryption(alias, iv) }
+        val operation = keystore { device.keyStore.beginDecryption(alias, iv) }
         val authorised = authorise(operation, text)
         return keystore { authorised.finish(ciphertext) }
     }
@@ -89,8 +91,6 @@ internal class DeviceKeys(private val device: DeviceBackends, private val io: Io
         keystore { make(false) }
     }
 
-    private suspend fun <T : KeyOperation> begin(start: () -> T): T = keystore(start)
-
     private suspend fun <T : KeyOperation> authorise(operation: T, text: PromptText): T {
         when (val outcome = device.prompt.authenticate(operation, text)) {
             is PromptOutcome.Failed -> throw PlatformErrors.prompt(outcome.errorCode, outcome.message)
@@ -112,20 +112,20 @@ internal class DeviceKeys(private val device: DeviceBackends, private val io: Io
 }
 
 /** Keeps small secrets (the session token, the PIN) in app storage, encrypted under a key behind biometrics. */
-internal class SecretVault(private val keys: DeviceKeys, private val storage: com.bioauth.kit.device.AppStorage, private val keyAlias: String) {
+internal class SecretVault(private val keys: DeviceKeys, private val storage: AppStorage, private val keyAlias: String) {
     /** Encrypts [secret] (one prompt) and stores it under [name]. */
     suspend fun store(name: String, secret: ByteArray, text: PromptText) {
         keys.ensureVaultKey(keyAlias)
         val (iv, ciphertext) = keys.encrypt(keyAlias, secret, text)
-        storage.write(name, com.bioauth.kit.protocol.Base64Url.encode(iv) + "." + com.bioauth.kit.protocol.Base64Url.encode(ciphertext))
+        storage.write(name, Base64Url.encode(iv) + "." + Base64Url.encode(ciphertext))
     }
 
     /** Decrypts the secret under [name] (one prompt). */
     suspend fun read(name: String, text: PromptText): ByteArray {
         val stored = storage.read(name) ?: throw BioAuthException(Code.KEY_MISSING, "nothing stored as $name")
         val parts = stored.split('.')
-        val iv = parts.getOrNull(0)?.let(com.bioauth.kit.protocol.Base64Url::decode)
-        val ciphertext = parts.getOrNull(1)?.let(com.bioauth.kit.protocol.Base64Url::decode)
+        val iv = parts.getOrNull(0)?.let(Base64Url::decode)
+        val ciphertext = parts.getOrNull(1)?.let(Base64Url::decode)
         if (parts.size != 2 || iv == null || ciphertext == null) throw BioAuthException(Code.KEY_MISSING, "$name is not a stored secret")
         return keys.decrypt(keyAlias, iv, ciphertext, text)
     }

@@ -12,6 +12,9 @@ object LoopbackServer {
     /** The relying party the server is started with. */
     const val RELYING_PARTY = "bank.example"
 
+    /** How recent a sign-in must be for a credential change (`--step-up-minutes`): the shortest the server allows. */
+    const val STEP_UP_MINUTES = 1
+
     /** Where the server answers. */
     val url: String by lazy { start() }
 
@@ -27,7 +30,7 @@ object LoopbackServer {
         val process = ProcessBuilder(
             binary, "serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", File(folder, "bioauth.sqlite").path,
             "--relying-party", RELYING_PARTY, "--password-cost", "10", "--requests-per-minute", "1000000",
-            "--challenges-per-minute", "10000", "--log-level", "warning",
+            "--challenges-per-minute", "10000", "--step-up-minutes", STEP_UP_MINUTES.toString(), "--log-level", "warning",
         ).redirectError(ProcessBuilder.Redirect.INHERIT).start()
         Runtime.getRuntime().addShutdownHook(Thread {
             process.destroy()

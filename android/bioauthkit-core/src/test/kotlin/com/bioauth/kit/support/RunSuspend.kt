@@ -14,6 +14,6 @@ fun <T> runSuspend(block: suspend () -> T): T {
         outcome = result
         done.countDown()
     })
-    check(done.await(120, TimeUnit.SECONDS)) { "the suspend block did not finish within 120 s" }
+    check(done.await(300, TimeUnit.SECONDS)) { "the suspend block did not finish within 300 s" }
     return outcome!!.getOrThrow()
 }

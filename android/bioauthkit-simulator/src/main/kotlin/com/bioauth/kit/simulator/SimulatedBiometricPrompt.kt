@@ -5,7 +5,6 @@ import com.bioauth.kit.device.BiometricPromptBackend
 import com.bioauth.kit.device.KeyOperation
 import com.bioauth.kit.device.PromptOutcome
 import com.bioauth.kit.device.PromptText
-import com.bioauth.kit.device.SigningOperation
 import com.bioauth.kit.errors.PlatformErrors
 
 /**
@@ -115,7 +114,4 @@ class SimulatedBiometricPrompt internal constructor(private val device: Simulate
         // Only an operation of this device's Keystore can be authorised by its sensor.
         if (use != null && use.belongsTo(device.keyStore)) use.authorised = true
     }
-
-    /** Whether [operation] is a signature operation (for the attacker's forgeries). */
-    internal fun isSigning(operation: KeyOperation) = operation is SigningOperation
 }
