@@ -57,6 +57,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
+        // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the verification
+        // procedure; no storage, no networking.
+        .target(
+            name: "BioAuthWebAuthn"
+        ),
         .target(
             name: "BioAuthServer",
             dependencies: [
@@ -177,11 +182,16 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
+        .testTarget(
+            name: "BioAuthWebAuthnTests",
+            dependencies: ["BioAuthWebAuthn"]
+        ),
         // Property-based tests of every parser of untrusted bytes.
         .testTarget(
             name: "BioAuthPropertyTests",
             dependencies: [
                 "BioAuthProtocol",
+                "BioAuthWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -1,4 +1,5 @@
 @testable import BioAuthProtocol
+@testable import BioAuthWebAuthn
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -260,6 +261,64 @@ struct SignedMessageProperties {
         await propertyCheck(count: 20, input: Gen.int(in: 65_536...70_000)) { length in
             let message = SignedMessage(ceremony: .registration, relyingPartyID: "rp", registrationID: String(repeating: "r", count: length), challenge: Data())
             #expect(throws: SignedMessage.FieldTooLong.self) { try message.encoded() }
+        }
+    }
+}
+
+@Suite("CBOR, property-based")
+struct CBORProperties {
+    /// A value of the subset built from a stream of random numbers (so it shrinks with them):
+    /// each number picks a kind and its content, containers up to three levels deep.
+    private static func value(_ seeds: inout ArraySlice<UInt64>, depth: Int = 3) -> CBORValue {
+        guard let seed = seeds.popFirst() else { return .null }
+        let content = seeds.popFirst() ?? 0
+        switch seed % (depth > 0 ? 9 : 7) {
+        case 0: return .unsigned(content)
+        case 1: return .negative(content)
+        case 2: return .bytes((0..<Int(content % 40)).map { UInt8(truncatingIfNeeded: content >> ($0 % 8 * 8)) })
+        case 3: return .text(String(repeating: "é", count: Int(content % 5)) + String(content))
+        case 4: return .bool(content % 2 == 0)
+        case 5, 6: return .null
+        case 7: return .array((0..<Int(content % 5)).map { _ in value(&seeds, depth: depth - 1) })
+        default:
+            let keys = Set((0..<Int(content % 5)).map { UInt64($0) &* 7_919 &+ content })
+            return .map(keys.sorted().map { CBORValue.Entry(.unsigned($0), value(&seeds, depth: depth - 1)) })
+        }
+    }
+
+    private static let values = Gen.uint64().array(of: 0...60).map { numbers -> CBORValue in
+        var seeds = ArraySlice(numbers)
+        return value(&seeds)
+    }
+
+    @Test("every value of the subset encodes canonically and decodes back to itself")
+    func roundTrip() async {
+        await propertyCheck(count: 500, input: Self.values) { value in
+            let bytes = CBOREncoder.encode(value)
+            #expect((try? CBORDecoder().decode(bytes)) == value)
+        }
+    }
+
+    @Test("random bytes never crash the decoder; whatever it accepts is one item that re-encodes to an item that decodes equal")
+    func randomBytes() async {
+        await propertyCheck(count: 3_000, input: anyBytes) { data in
+            if let value = try? CBORDecoder().decode(Array(data)) {
+                #expect((try? CBORDecoder().decode(CBOREncoder.encode(value))) == value)
+            }
+        }
+    }
+
+    @Test("a shortest-form integer re-encoded one size wider is refused")
+    func widerIntegersAreRefused() async {
+        await propertyCheck(count: 500, input: Gen.uint64(in: 0...0xFFFF_FFFF)) { n in
+            let canonical = CBOREncoder.encode(.unsigned(n))
+            let wider: [UInt8] = switch canonical.count {
+            case 1: [0x18, UInt8(n)]
+            case 2: [0x19, 0x00, UInt8(n)]
+            case 3: [0x1A, 0x00, 0x00] + canonical.dropFirst()
+            default: [0x1B, 0, 0, 0, 0] + canonical.dropFirst()
+            }
+            #expect(throws: CBORError.self) { try CBORDecoder().decode(wider) }
         }
     }
 }
