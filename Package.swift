@@ -60,7 +60,11 @@ let package = Package(
         // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the verification
         // procedure; no storage, no networking.
         .target(
-            name: "BioAuthWebAuthn"
+            name: "BioAuthWebAuthn",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "BioAuthServer",
@@ -184,7 +188,11 @@ let package = Package(
         ),
         .testTarget(
             name: "BioAuthWebAuthnTests",
-            dependencies: ["BioAuthWebAuthn"]
+            dependencies: [
+                "BioAuthWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         // Property-based tests of every parser of untrusted bytes.
         .testTarget(
