@@ -137,6 +137,17 @@ class ClientFlowTest {
     }
 
     @Test
+    fun `reconcile revokes the server registration of a key this phone no longer has`() = runSuspend {
+        val account = Account.signedIn()
+        val registration = account.enableBiometrics()
+        val alias = account.device.keyStore.specs.keys.single { it.contains("device-key") }
+        account.device.keyStore.delete(alias)
+        assertEquals(ReconciliationAction.ServerRegistrationRevoked(registration.id, "key_missing"), account.client.reconcile())
+        val listed = RawHttp.call("GET", "/v1/biometric/registrations", token = account.client.sessionToken)
+        assertEquals(0, listed.body.getJSONArray("registrations").length())
+    }
+
+    @Test
     fun `re-authenticating with biometrics takes one prompt, changing the password ends every other session, and so does sign-out everywhere else`() = runSuspend {
         val account = Account.signedIn()
         account.enableBiometrics()

@@ -264,11 +264,11 @@ class BioAuthClient(
             vault.remove(sessionSecret)
             return ReconciliationAction.LocalRegistrationRemoved(record.registrationId)
         }
-        if (record.lost == null && keys.contains(record.keyAlias)) return null
-        return revokeLostRegistration() ?: run {
+        if (record.lost == null) {
+            if (keys.contains(record.keyAlias)) return null
             device.storage.write(enrollmentName, record.copy(lost = "key_missing").json())
-            revokeLostRegistration()
         }
+        return revokeLostRegistration()
     }
 
     // Internals
