@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         .target(
@@ -57,13 +59,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
-        // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the verification
-        // procedure; no storage, no networking.
+        // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the Level 3 JSON
+        // forms, the verification procedures and attestation formats; no storage, no networking.
         .target(
             name: "BioAuthWebAuthn",
             dependencies: [
+                "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .target(
@@ -110,7 +115,11 @@ let package = Package(
                 "BioAuthProtocol",
                 "BioAuthKit",
                 "BioAuthServer",
+                "BioAuthWebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -190,9 +199,13 @@ let package = Package(
             name: "BioAuthWebAuthnTests",
             dependencies: [
                 "BioAuthWebAuthn",
+                "BioAuthProtocol",
+                "BioAuthTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["Fixtures"]
         ),
         // Property-based tests of every parser of untrusted bytes.
         .testTarget(
