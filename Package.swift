@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -75,6 +76,9 @@ let package = Package(
             name: "BioAuthServer",
             dependencies: [
                 "BioAuthProtocol",
+                "BioAuthWebAuthn",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -93,7 +97,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/web/index.html"),
+                .embedInCode("Resources/web/app.js"),
+                .embedInCode("Resources/web/app.css"),
+            ]
         ),
         // The `bioauth demo` scenario: every step and attack as a function returning what happened.
         .target(

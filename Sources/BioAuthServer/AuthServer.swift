@@ -1,9 +1,11 @@
 import BioAuthProtocol
+import BioAuthWebAuthn
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
+import X509
 
 /// A BioAuth server: its open, migrated database and the HTTP application over it.
 ///
@@ -14,8 +16,10 @@ package struct AuthServer: Sendable {
     package let configuration: ServerConfiguration
     /// The database it serves.
     package let database: any DatabaseProvider
-    /// The keys PIN hashes are made with.
+    /// The keys PIN hashes are made with (the current one also keys passkey sign-in decoys).
     let pinKeys: PINKeyRing
+    /// The passkey relying party: id, origins, requirements, attestation roots.
+    let relyingParty: RelyingParty
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics = ServerMetrics()
@@ -24,7 +28,8 @@ package struct AuthServer: Sendable {
     package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
         let database = try await openDatabase(configuration, logger: logger)
         do {
-            return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration), logger: logger)
+            return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration),
+                              relyingParty: try relyingParty(configuration), logger: logger)
         } catch {
             try? await database.shutdown()
             throw error
@@ -66,6 +71,29 @@ package struct AuthServer: Sendable {
             throw PINKeyRing.FileError(description: "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md")
         }
         return try PINKeyRing.load(path: configuration.databasePath + ".pin-key", create: true)
+    }
+
+    /// The passkey relying party the configuration describes; `direct` attestation reads its
+    /// roots from ``ServerConfiguration/webAuthnTrustRootsFile``.
+    static func relyingParty(_ configuration: ServerConfiguration) throws -> RelyingParty {
+        var party = RelyingParty(id: configuration.relyingPartyID, name: configuration.relyingPartyName,
+                                 origins: Set(configuration.allowedWebAuthnOrigins))
+        party.topOrigins = Set(configuration.webAuthnTopOrigins)
+        party.userVerification = configuration.webAuthnUserVerification
+        if configuration.webAuthnAttestation == "direct" {
+            guard let file = configuration.webAuthnTrustRootsFile else {
+                throw SettingError("--webauthn-attestation direct needs --webauthn-trust-roots (a PEM file of attestation roots).")
+            }
+            let roots: [Certificate]
+            do {
+                roots = try AttestationPolicy.certificates(pem: String(contentsOfFile: file, encoding: .utf8))
+            } catch {
+                throw SettingError("--webauthn-trust-roots \(file) is not a readable PEM file of certificates.")
+            }
+            guard !roots.isEmpty else { throw SettingError("--webauthn-trust-roots \(file) holds no certificate.") }
+            party.attestation = .direct(roots: roots)
+        }
+        return party
     }
 
     /// The HTTP application; it does not own the database (see ``close()``).
@@ -202,12 +230,24 @@ package struct AuthServer: Sendable {
         let registrations = RegistrationService(
             database: database, time: time, stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeTTL: configuration.challengeTTL,
             maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
+        let accountService = AccountService(database: database, hasher: hasher, guarded: guarded, stepUp: stepUp, time: time,
+                                            defaultSessionMinutes: configuration.defaultSessionMinutes)
+        let passwordSignIn = PasswordSignInService(database: database, hasher: hasher, guarded: guarded, sessions: sessions, time: time)
         let accounts = AccountRoutes(
-            accounts: AccountService(database: database, hasher: hasher, guarded: guarded, stepUp: stepUp, time: time),
-            passwordSignIn: PasswordSignInService(database: database, hasher: hasher, guarded: guarded, sessions: sessions, time: time),
+            accounts: accountService,
+            passwordSignIn: passwordSignIn,
             pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
                              sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID))
         let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions), registrations: registrations)
+        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, sessions: sessions, time: time,
+                                                 challengeTTL: configuration.challengeTTL, decoyKey: pinKeys.current)
+        let passkeys = PasskeyRoutes(
+            passkeys: PasskeyService(database: database, relyingParty: relyingParty, stepUp: stepUp, time: time,
+                                     challengeTTL: configuration.challengeTTL, maxPasskeysPerUser: configuration.maxRegistrationsPerUser),
+            signIn: passkeySignIn)
+        let browser = BrowserSession(origins: relyingParty.origins)
+        let web = WebRoutes(accounts: accountService, passwordSignIn: passwordSignIn, passkeySignIn: passkeySignIn, sessions: sessions,
+                            browser: browser, origins: configuration.allowedWebAuthnOrigins, rpID: relyingParty.id)
         let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
         let sessionRoutes = SessionRoutes(
             sessions: sessions,
@@ -226,12 +266,16 @@ package struct AuthServer: Sendable {
         accounts.addPublicRoutes(to: router, catalog: catalog)
         biometrics.addPublicRoutes(to: router, catalog: catalog)
         meta.addPublicRoutes(to: router, catalog: catalog)
+        passkeys.addPublicRoutes(to: router, catalog: catalog)
+        web.addPublicRoutes(to: router, catalog: catalog)
 
-        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: sessions))
+        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: sessions, browser: browser))
         accounts.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
         sessionRoutes.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
         biometrics.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
         meta.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        passkeys.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        web.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
         return router
     }
 }

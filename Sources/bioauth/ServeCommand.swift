@@ -48,6 +48,18 @@ struct ServeCommand: AsyncParsableCommand {
     var auditRetentionDays: Int?
     @Option(name: .customLong(ServerSetting.stepUpMinutes.flag), help: ArgumentHelp(ServerSetting.stepUpMinutes.help)) var stepUpMinutes: Int?
     @Option(name: .customLong(ServerSetting.pinKeyFile.flag), help: ArgumentHelp(ServerSetting.pinKeyFile.help)) var pinKeyFile: String?
+    @Option(name: .customLong(ServerSetting.relyingPartyName.flag), help: ArgumentHelp(ServerSetting.relyingPartyName.help))
+    var relyingPartyName: String?
+    @Option(name: .customLong(ServerSetting.webAuthnOrigin.flag), help: ArgumentHelp(ServerSetting.webAuthnOrigin.help))
+    var webAuthnOrigin: [String] = []
+    @Option(name: .customLong(ServerSetting.webAuthnTopOrigin.flag), help: ArgumentHelp(ServerSetting.webAuthnTopOrigin.help))
+    var webAuthnTopOrigin: [String] = []
+    @Option(name: .customLong(ServerSetting.webAuthnUserVerification.flag), help: ArgumentHelp(ServerSetting.webAuthnUserVerification.help))
+    var webAuthnUserVerification: String?
+    @Option(name: .customLong(ServerSetting.webAuthnAttestation.flag), help: ArgumentHelp(ServerSetting.webAuthnAttestation.help))
+    var webAuthnAttestation: String?
+    @Option(name: .customLong(ServerSetting.webAuthnTrustRoots.flag), help: ArgumentHelp(ServerSetting.webAuthnTrustRoots.help))
+    var webAuthnTrustRoots: String?
     @Option(name: .customLong(ServerSetting.logLevel.flag), help: ArgumentHelp(ServerSetting.logLevel.help)) var logLevel: String?
 
     /// The flags given, as text, by setting.
@@ -62,7 +74,11 @@ struct ServeCommand: AsyncParsableCommand {
             (.requestTimeout, requestTimeout.map(String.init)), (.maxHeaderBytes, maxHeaderBytes.map(String.init)),
             (.purgeInterval, purgeInterval.map(String.init)), (.sessionRetentionDays, sessionRetentionDays.map(String.init)),
             (.auditRetentionDays, auditRetentionDays.map(String.init)), (.stepUpMinutes, stepUpMinutes.map(String.init)),
-            (.pinKeyFile, pinKeyFile), (.logLevel, logLevel),
+            (.pinKeyFile, pinKeyFile), (.relyingPartyName, relyingPartyName),
+            (.webAuthnOrigin, webAuthnOrigin.isEmpty ? nil : webAuthnOrigin.joined(separator: ",")),
+            (.webAuthnTopOrigin, webAuthnTopOrigin.isEmpty ? nil : webAuthnTopOrigin.joined(separator: ",")),
+            (.webAuthnUserVerification, webAuthnUserVerification), (.webAuthnAttestation, webAuthnAttestation),
+            (.webAuthnTrustRoots, webAuthnTrustRoots), (.logLevel, logLevel),
         ]
         return Dictionary(uniqueKeysWithValues: given.compactMap { setting, text in text.map { (setting.flag, $0) } })
     }

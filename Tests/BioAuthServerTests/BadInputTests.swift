@@ -112,7 +112,8 @@ struct BadInputTests {
             let cases: [(HTTPRequest.Method, String, ErrorCode)] = [
                 (.get, "/v2/users", .notFound),
                 (.get, "/v1/users", .methodNotAllowed),
-                (.patch, "/v1/biometric/registrations/reg_1", .methodNotAllowed),
+                (.put, "/v1/biometric/registrations/reg_1", .methodNotAllowed),
+                (.delete, "/v1/passkeys", .methodNotAllowed),
             ]
             for (method, path, code) in cases {
                 try await server.api.expectError(code, method, path)

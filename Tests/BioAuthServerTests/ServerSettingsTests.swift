@@ -93,6 +93,9 @@ struct ServerSettingsTests {
         switch setting.flag {
         case "trust-forwarded-for": return ("true", "false")
         case "log-level": return ("debug", "error")
+        case "webauthn-origin", "webauthn-top-origin": return ("https://first.example", "https://second.example,http://localhost:8080")
+        case "webauthn-user-verification": return ("preferred", "required")
+        case "webauthn-attestation": return ("direct", "none")
         default: return ("first.example", "second.example")
         }
     }

@@ -90,7 +90,8 @@ struct RealAuthenticatorTests {
             backupEligible: entry.expected.backup_eligible ?? flags.contains(.backupEligible))
         let challenge = try #require(Base64URL.decode(entry.challenge_base64url))
         do {
-            let result = try party.verifyAuthentication(entry.response, challenge: Array(challenge), credential: record)
+            // Their sources look the credential up for a known user: a username-first sign-in.
+            let result = try party.verifyAuthentication(entry.response, challenge: Array(challenge), credential: record, userIdentified: true)
             #expect(entry.expected.accepted, "accepted, but the source refuses it")
             if let count = entry.expected.new_sign_count { #expect(result.signCount == count) }
         } catch {

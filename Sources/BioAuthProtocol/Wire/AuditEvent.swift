@@ -11,6 +11,13 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case registrationStarted = "biometric.registration_started"
         case registrationVerified = "biometric.registration_verified"
         case registrationDeleted = "biometric.registration_deleted"
+        case registrationRenamed = "biometric.registration_renamed"
+        case passkeyRegistered = "passkey.registered"
+        case passkeyRenamed = "passkey.renamed"
+        case passkeyDeleted = "passkey.deleted"
+        case passkeySignIn = "passkey.sign_in"
+        /// A passkey's signature counter went backwards: the credential may have been cloned.
+        case passkeyCloneSuspected = "passkey.clone_suspected"
         case biometricSignIn = "biometric.sign_in"
         case sessionSignedOut = "session.signed_out"
         case sessionRevoked = "session.revoked"
@@ -38,6 +45,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
     public var createdAt: Date
     /// The registration involved, if any.
     public var registrationID: String?
+    /// The passkey involved, if any.
+    public var passkeyID: String?
     /// The session involved, if any.
     public var sessionID: String?
     /// For a counted event: how many attempts it stands for. Failures by callers who have not
@@ -47,14 +56,15 @@ public struct AuditEvent: Codable, Sendable, Equatable {
 
     /// Creates an event value.
     public init(
-        id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, sessionID: String? = nil,
-        count: Int? = nil
+        id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, passkeyID: String? = nil,
+        sessionID: String? = nil, count: Int? = nil
     ) {
         self.id = id
         self.type = type
         self.outcome = outcome
         self.createdAt = createdAt
         self.registrationID = registrationID
+        self.passkeyID = passkeyID
         self.sessionID = sessionID
         self.count = count
     }
@@ -63,6 +73,7 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case id, type, outcome, count
         case createdAt = "created_at"
         case registrationID = "registration_id"
+        case passkeyID = "passkey_id"
         case sessionID = "session_id"
     }
 }

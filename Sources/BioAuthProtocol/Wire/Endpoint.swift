@@ -9,6 +9,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         case post = "POST"
         /// `PUT`.
         case put = "PUT"
+        /// `PATCH`.
+        case patch = "PATCH"
         /// `DELETE`.
         case delete = "DELETE"
     }
@@ -70,6 +72,40 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let deleteRegistration = Endpoint(.delete, "/v1/biometric/registrations/{id}")
     /// `POST /v1/biometric/challenges`.
     public static let createChallenge = Endpoint(.post, "/v1/biometric/challenges")
+    /// `PATCH /v1/biometric/registrations/{id}`: rename.
+    public static let renameRegistration = Endpoint(.patch, "/v1/biometric/registrations/{id}")
+    /// `POST /v1/passkeys/registration-options`: start adding a passkey.
+    public static let createPasskeyRegistrationOptions = Endpoint(.post, "/v1/passkeys/registration-options")
+    /// `POST /v1/passkeys`: finish adding a passkey.
+    public static let registerPasskey = Endpoint(.post, "/v1/passkeys")
+    /// `GET /v1/passkeys`.
+    public static let listPasskeys = Endpoint(.get, "/v1/passkeys")
+    /// `PATCH /v1/passkeys/{id}`: rename.
+    public static let renamePasskey = Endpoint(.patch, "/v1/passkeys/{id}")
+    /// `DELETE /v1/passkeys/{id}`.
+    public static let deletePasskey = Endpoint(.delete, "/v1/passkeys/{id}")
+    /// `POST /v1/passkeys/authentication-options`: start a passkey sign-in.
+    public static let createPasskeyAuthenticationOptions = Endpoint(.post, "/v1/passkeys/authentication-options")
+    /// `POST /v1/sessions/passkey`.
+    public static let signInWithPasskey = Endpoint(.post, "/v1/sessions/passkey")
+    /// `POST /web/sign-up`: sign up and start a browser session.
+    public static let webSignUp = Endpoint(.post, "/web/sign-up")
+    /// `POST /web/sign-in/password`: a browser session by password.
+    public static let webSignInWithPassword = Endpoint(.post, "/web/sign-in/password")
+    /// `POST /web/sign-in/passkey`: a browser session by passkey.
+    public static let webSignInWithPasskey = Endpoint(.post, "/web/sign-in/passkey")
+    /// `GET /web/session`: the browser's session.
+    public static let getWebSession = Endpoint(.get, "/web/session")
+    /// `POST /web/sign-out`: end the browser's session.
+    public static let webSignOut = Endpoint(.post, "/web/sign-out")
+    /// `GET /.well-known/webauthn`: the origins that may use this relying party's id.
+    public static let getRelatedOrigins = Endpoint(.get, "/.well-known/webauthn")
+    /// `GET /`: the account page.
+    public static let getAccountPage = Endpoint(.get, "/")
+    /// `GET /assets/app.js`.
+    public static let getAccountScript = Endpoint(.get, "/assets/app.js")
+    /// `GET /assets/app.css`.
+    public static let getAccountStyle = Endpoint(.get, "/assets/app.css")
     /// `GET /v1/audit`.
     public static let listAuditEvents = Endpoint(.get, "/v1/audit")
     /// `GET /health`.

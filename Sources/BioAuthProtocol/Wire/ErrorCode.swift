@@ -30,6 +30,16 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case reauthenticationRequired = "reauthentication_required"
     /// The session was signed in with a one-time password: change the password first.
     case passwordChangeRequired = "password_change_required"
+    /// No active passkey has that credential id (never registered, or revoked): a browser should
+    /// be told (`PublicKeyCredential.signalUnknownCredential`).
+    case passkeyUnknown = "passkey_unknown"
+    /// The authenticator's answer failed WebAuthn's verification (origin, RP id, presence,
+    /// signature, counter, attestation); the message says which check.
+    case passkeyInvalid = "passkey_invalid"
+    /// The authenticator did not verify the user (UV clear) where verification is required.
+    case userVerificationRequired = "user_verification_required"
+    /// A browser session's state change without the page's CSRF token, or from another origin.
+    case csrfFailed = "csrf_failed"
     /// A server fault; never the answer to client input.
     case internalError = "internal_error"
 }

@@ -3,6 +3,8 @@ import Foundation
 /// How a session was signed in.
 public enum AuthenticationMethod: String, Codable, Sendable, CaseIterable {
     case password, pin, biometric
+    /// A WebAuthn passkey (browser or platform authenticator).
+    case passkey
 }
 
 /// A session as the API shows it (never its token).
@@ -13,16 +15,20 @@ public struct Session: Codable, Sendable, Equatable {
         public var method: AuthenticationMethod
         /// The device key that signed in, for `biometric` and `pin` sessions.
         public var registrationID: String?
+        /// The passkey that signed in, for `passkey` sessions.
+        public var passkeyID: String?
 
         /// Creates an authentication description.
-        public init(method: AuthenticationMethod, registrationID: String? = nil) {
+        public init(method: AuthenticationMethod, registrationID: String? = nil, passkeyID: String? = nil) {
             self.method = method
             self.registrationID = registrationID
+            self.passkeyID = passkeyID
         }
 
         enum CodingKeys: String, CodingKey {
             case method
             case registrationID = "registration_id"
+            case passkeyID = "passkey_id"
         }
     }
 

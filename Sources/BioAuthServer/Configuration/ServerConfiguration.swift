@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthWebAuthn
 import Foundation
 import Logging
 
@@ -63,6 +64,23 @@ package struct ServerConfiguration: Sendable {
     /// SQLite server uses `<database>.pin-key` beside its database file, created at first start;
     /// PostgreSQL instances must be given one file, the same for all.
     package var pinKeyFile: String?
+    /// The relying party's name for people, in passkey prompts.
+    package var relyingPartyName: String = "BioAuth"
+    /// The origins a passkey ceremony and a browser session may come from, compared exactly;
+    /// empty: `https://` and the relying-party id (and, for `localhost`, `http://localhost:` and
+    /// the port). Also what `/.well-known/webauthn` lists.
+    package var webAuthnOrigins: [String] = []
+    /// The top-level origins allowed to embed a passkey ceremony in a cross-origin iframe; empty
+    /// refuses every cross-origin ceremony.
+    package var webAuthnTopOrigins: [String] = []
+    /// Whether passkeys must verify their user (a PIN or biometric match): `required` refuses a
+    /// clear UV flag.
+    package var webAuthnUserVerification: RelyingParty.UserVerification = .required
+    /// `none` (the default: no attestation asked for) or `direct` (a certified authenticator
+    /// whose chain leads to one of ``webAuthnTrustRootsFile``'s roots).
+    package var webAuthnAttestation: String = "none"
+    /// A PEM file of the attestation roots `direct` accepts.
+    package var webAuthnTrustRootsFile: String?
     /// The least severe log messages written.
     package var logLevel: Logger.Level = .info
     /// Keys given directly instead of a file (tests).
@@ -75,6 +93,12 @@ package struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// The passkey origins in force: ``webAuthnOrigins``, or the default they stand for.
+    package var allowedWebAuthnOrigins: [String] {
+        guard webAuthnOrigins.isEmpty else { return webAuthnOrigins }
+        return ["https://\(relyingPartyID)"] + (relyingPartyID == "localhost" && port != 0 ? ["http://localhost:\(port)"] : [])
+    }
+
     /// The database location fit for logs: a PostgreSQL URL without its password.
     package var databaseDescription: String {
         PostgresDatabaseProvider.isURL(databasePath) ? PostgresDatabaseProvider.redacted(databasePath) : databasePath

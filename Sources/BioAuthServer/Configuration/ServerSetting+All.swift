@@ -1,3 +1,4 @@
+import BioAuthWebAuthn
 import Foundation
 import Logging
 
@@ -72,6 +73,35 @@ extension ServerSetting {
         configuration.pinKeyFile = text
         return .written
     }
+    /// `--relying-party-name`.
+    package static let relyingPartyName = text("relying-party-name", \.relyingPartyName, "The relying party's name in passkey prompts",
+                                               isValid: { !$0.isEmpty && $0.utf8.count <= 64 })
+    /// `--webauthn-origin`, repeatable.
+    package static let webAuthnOrigin = list("webauthn-origin", \.webAuthnOrigins,
+        "An origin passkey ceremonies and browser sessions may come from (repeat it, or commas in the variable); default https://RELYING-PARTY, and http://localhost:PORT for localhost",
+        defaultText: "https://RELYING-PARTY (and http://localhost:PORT for localhost)", isValid: Self.isOrigin)
+    /// `--webauthn-top-origin`, repeatable.
+    package static let webAuthnTopOrigin = list("webauthn-top-origin", \.webAuthnTopOrigins,
+        "A top-level origin allowed to embed a passkey ceremony in a cross-origin iframe (repeatable); none by default", isValid: Self.isOrigin)
+    /// `--webauthn-user-verification`.
+    package static let webAuthnUserVerification = ServerSetting(
+        flag: "webauthn-user-verification", summary: "required (a passkey must verify its user) or preferred",
+        value: { $0.webAuthnUserVerification.rawValue }
+    ) { configuration, text in
+        guard let value = RelyingParty.UserVerification(rawValue: text) else { return .notAValue }
+        configuration.webAuthnUserVerification = value
+        return .written
+    }
+    /// `--webauthn-attestation`.
+    package static let webAuthnAttestation = text("webauthn-attestation", \.webAuthnAttestation,
+        "none, or direct (only authenticators certified by --webauthn-trust-roots)", isValid: { ["none", "direct"].contains($0) })
+    /// `--webauthn-trust-roots`.
+    package static let webAuthnTrustRoots = ServerSetting(
+        flag: "webauthn-trust-roots", summary: "PEM file of the attestation roots --webauthn-attestation direct accepts", value: { $0.webAuthnTrustRootsFile }
+    ) { configuration, text in
+        configuration.webAuthnTrustRootsFile = text
+        return .written
+    }
     /// `--log-level`.
     package static let logLevel = ServerSetting(
         flag: "log-level", summary: "trace, debug, info, notice, warning, error or critical", value: { $0.logLevel.rawValue }
@@ -85,8 +115,17 @@ extension ServerSetting {
     package static let all: [ServerSetting] = [
         host, port, metricsHost, metricsPort, database, databaseConnections, relyingParty, challengeTTL, sessionMinutes, passwordCost,
         maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute, trustForwardedFor, requestTimeout,
-        maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, stepUpMinutes, pinKeyFile, logLevel,
+        maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, stepUpMinutes, pinKeyFile, relyingPartyName,
+        webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]
+
+    /// A web origin as browsers serialise it: a scheme, `://`, a host and an optional port; no
+    /// path, and no trailing slash.
+    static func isOrigin(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, let host = url.host, !host.isEmpty else { return false }
+        return ["https", "http"].contains(scheme) && url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
+            && text == "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
 }
 
 extension ServerConfiguration {

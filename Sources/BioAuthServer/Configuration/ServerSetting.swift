@@ -74,6 +74,21 @@ package struct ServerSetting: Sendable {
         }
     }
 
+    /// A list given by repeating the flag (joined with commas on the way in) or as a
+    /// comma-separated variable; each item must pass `isValid`.
+    static func list(
+        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ summary: String,
+        defaultText: String = "none", isValid: @escaping @Sendable (String) -> Bool
+    ) -> ServerSetting {
+        ServerSetting(flag: flag, summary: summary, defaultText: defaultText,
+                      value: { $0[keyPath: keyPath].isEmpty ? nil : $0[keyPath: keyPath].joined(separator: ",") }) { configuration, text in
+            let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard items.allSatisfy(isValid) else { return .notAValue }
+            configuration[keyPath: keyPath] = items
+            return .written
+        }
+    }
+
     /// A whole number stored as `Value` (an `Int`, a bcrypt cost, a `Duration` of `unitSeconds`).
     static func number<Value>(
         _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable, _ range: ClosedRange<Int>,

@@ -22,11 +22,11 @@ extension ErrorCode {
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest, .invalidUsername, .invalidPassword, .invalidPIN, .invalidSessionDuration,
-             .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon:
+             .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon, .passkeyInvalid, .userVerificationRequired:
             .badRequest
-        case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid:
+        case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown:
             .unauthorized
-        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked:
+        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .csrfFailed:
             .forbidden
         case .notFound, .registrationNotFound:
             .notFound

@@ -31,6 +31,11 @@ struct BiometricRoutes {
         router.route(.listRegistrations, in: catalog) { _, context in
             try JSONBody.response(RegistrationListResponse(registrations: try await registrations.registrations(of: try context.requireCaller())))
         }
+        router.route(.renameRegistration, in: catalog) { request, context in
+            let id = try context.pathID()
+            let body = try await JSONBody.decode(RenameRequest.self, from: request, context: context)
+            return try JSONBody.response(RegistrationResponse(registration: try await registrations.rename(id: id, to: body.label, for: try context.requireCaller())))
+        }
         router.route(.deleteRegistration, in: catalog) { _, context in
             let id = try context.pathID()
             try await registrations.delete(id: id, for: try context.requireCaller())

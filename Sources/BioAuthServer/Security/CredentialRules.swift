@@ -39,4 +39,13 @@ enum CredentialRules {
     static func isAcceptablePIN(_ pin: String) -> Bool {
         ProtocolLimits.pinLength.contains(pin.utf8.count) && pin.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
+
+    /// A credential's label (a device key's or a passkey's): at most 64 characters; else
+    /// `400 invalid_request`.
+    static func label(_ label: String) throws -> String {
+        guard ProtocolLimits.labelLength.contains(label.unicodeScalars.count) else {
+            throw Rejection(.invalidRequest, "label is at most \(ProtocolLimits.labelLength.upperBound) characters.")
+        }
+        return label
+    }
 }

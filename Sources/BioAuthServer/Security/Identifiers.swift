@@ -47,4 +47,6 @@ package enum IdentifierPrefix: String {
     case challenge = "chl_"
     case session = "ses_"
     case event = "evt_"
+    case passkey = "pk_"
+    case webAuthnCeremony = "wac_"
 }

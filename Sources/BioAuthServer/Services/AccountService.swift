@@ -9,9 +9,25 @@ struct AccountService: Sendable {
     let guarded: LockoutGuard
     let stepUp: StepUp
     let time: TimeSource
+    /// The lifetime of the session a sign-up starts.
+    var defaultSessionMinutes = ProtocolLimits.defaultSessionDurationMinutes
 
     /// Creates an account.
     func createUser(_ request: CreateUserRequest) async throws -> User {
+        try await create(request, signInFor: nil).user
+    }
+
+    /// Creates an account and signs it in with a password session, in one transaction: the
+    /// account page's sign-up.
+    func createUserAndSignIn(_ request: CreateUserRequest, minutes: Int? = nil) async throws -> SignInResponse {
+        let created = try await create(request, signInFor: minutes ?? defaultSessionMinutes)
+        guard let issued = created.issued else { throw Rejection(.internalError, "The new account has no session.") }
+        return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: created.user)
+    }
+
+    private func create(
+        _ request: CreateUserRequest, signInFor minutes: Int?
+    ) async throws -> (user: User, issued: (token: SessionToken, session: Session)?) {
         guard let username = CredentialRules.username(request.username) else {
             throw Rejection(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
         }
@@ -21,15 +37,19 @@ struct AccountService: Sendable {
         let user = User(id: SecureRandom.identifier(.user), username: username.display, createdAt: time.now())
         // Hash before taking the database, so the slow part never holds it.
         let passwordHash = try await hasher.hash(CredentialRules.normalisedPassword(request.password))
-        let created = try await database.transaction { db -> Bool in
+        let created = try await database.transaction { db -> (created: Bool, issued: (token: SessionToken, session: Session)?) in
             let insertion = try await UserTable.insert(db, user, usernameKey: username.key, passwordHash: passwordHash,
                                                        isUniqueViolation: database.isUniqueViolation)
-            guard insertion == .inserted else { return false }
+            guard insertion == .inserted else { return (false, nil) }
             try await AuditLog.record(db, userID: user.id, type: .userCreated, outcome: .success, at: user.createdAt)
-            return true
+            guard let minutes else { return (true, nil) }
+            let issued = try await SessionService.insert(db, userID: user.id, authentication: .init(method: .password), minutes: minutes,
+                                                         now: user.createdAt)
+            try await AuditLog.record(db, userID: user.id, type: .passwordSignIn, outcome: .success, at: user.createdAt, sessionID: issued.session.id)
+            return (true, issued)
         }
-        guard created else { throw Rejection(.usernameTaken, "That username is taken.") }
-        return user
+        guard created.created else { throw Rejection(.usernameTaken, "That username is taken.") }
+        return (user, created.issued)
     }
 
     /// Changes the caller's password: needs a recent primary authentication and the current

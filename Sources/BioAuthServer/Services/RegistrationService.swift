@@ -38,11 +38,7 @@ struct RegistrationService: Sendable {
         } catch {
             throw Rejection(.invalidPublicKey, "public_key is not a valid \(algorithm.rawValue) key.")
         }
-        let label = label ?? ""
-        guard ProtocolLimits.labelLength.contains(label.unicodeScalars.count) else {
-            throw Rejection(.invalidRequest, "label is at most \(ProtocolLimits.labelLength.upperBound) characters.")
-        }
-        return NewKey(kind: kind, key: key, label: label)
+        return NewKey(kind: kind, key: key, label: try CredentialRules.label(label ?? ""))
     }
 
     /// Starts registering a biometric key.
@@ -136,6 +132,20 @@ struct RegistrationService: Sendable {
         try await database.withDatabase { db in
             try await RegistrationTable.all(db, userID: caller.userID).map(\.wire)
         }
+    }
+
+    /// Renames one of the caller's registrations.
+    func rename(id registrationID: String, to label: String, for caller: Caller) async throws -> Registration {
+        let label = try CredentialRules.label(label)
+        let now = time.now()
+        let renamed = try await database.transaction { db -> Registration? in
+            guard try await RegistrationTable.rename(db, id: registrationID, userID: caller.userID, label: label) else { return nil }
+            try await AuditLog.record(db, userID: caller.userID, type: .registrationRenamed, outcome: .success, at: now,
+                                      registrationID: registrationID, sessionID: caller.sessionID)
+            return try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)?.wire
+        }
+        guard let renamed else { throw Rejection(.registrationNotFound, "No such registration.") }
+        return renamed
     }
 
     /// Revokes one of the caller's registrations: its challenges go, and every session it signed

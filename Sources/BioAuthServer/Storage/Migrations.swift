@@ -149,6 +149,48 @@ enum Migrator {
                 "CREATE INDEX audit_events_by_age ON audit_events (created_at)",
             ]
         },
+        // Passkeys (WebAuthn credentials) beside device keys, the WebAuthn ceremonies' single-use
+        // challenges (not bound to a registration: a discoverable sign-in names no user), and
+        // sessions that say which passkey signed them in.
+        Migration(version: 6, name: "passkeys") { flavor in
+            [
+                """
+                CREATE TABLE passkeys (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    credential_id \(flavor.bytesType) NOT NULL UNIQUE,
+                    public_key \(flavor.bytesType) NOT NULL,
+                    algorithm INTEGER NOT NULL,
+                    sign_count BIGINT NOT NULL,
+                    aaguid TEXT NOT NULL,
+                    backup_eligible INTEGER NOT NULL,
+                    backed_up INTEGER NOT NULL,
+                    transports TEXT NOT NULL,
+                    attestation_format TEXT NOT NULL,
+                    label TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX passkeys_by_user ON passkeys (user_id, status)",
+                """
+                CREATE TABLE webauthn_challenges (
+                    id TEXT PRIMARY KEY,
+                    ceremony INTEGER NOT NULL,
+                    user_id TEXT REFERENCES users(id),
+                    session_id TEXT,
+                    challenge \(flavor.bytesType) NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX webauthn_challenges_by_expiry ON webauthn_challenges (expires_at)",
+                "ALTER TABLE sessions ADD COLUMN passkey_id TEXT REFERENCES passkeys(id)",
+                "CREATE INDEX sessions_by_passkey ON sessions (passkey_id)",
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

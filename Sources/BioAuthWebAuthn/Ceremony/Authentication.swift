@@ -52,16 +52,22 @@ extension RelyingParty {
     /// Runs the authentication procedure (§7.2) on a browser's `AuthenticationResponseJSON` for
     /// the ceremony that issued `challenge`, against the stored `credential` the caller looked up
     /// by `rawId` (and, for a username-first sign-in, checked belongs to that user and was in
-    /// `allowCredentials`).
+    /// `allowCredentials`). `userIdentified`: the ceremony named its user (username-first);
+    /// otherwise the response must carry the credential owner's user handle (step 6).
     package func verifyAuthentication(
-        _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord
+        _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord, userIdentified: Bool = false
     ) throws(WebAuthnError) -> VerifiedAuthentication {
         guard response.type == "public-key" else { throw WebAuthnError(.invalidResponse, "type is not public-key") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError(.invalidResponse, "id is not the base64url of rawId") }
         guard Array(response.rawId.data) == credential.credentialID else { throw WebAuthnError(.credentialNotAllowed, "another credential") }
-        // Step 6: a user handle, when sent, must be the credential's owner's.
-        if let handle = response.response.userHandle, Array(handle.data) != credential.userHandle {
-            throw WebAuthnError(.credentialNotAllowed, "the user handle is not the credential's owner's")
+        // Step 6: a user handle, when sent, must be the credential's owner's; when the ceremony
+        // named no user, the handle is what identifies one, so it must be sent.
+        if let handle = response.response.userHandle {
+            guard Array(handle.data) == credential.userHandle else {
+                throw WebAuthnError(.credentialNotAllowed, "the user handle is not the credential's owner's")
+            }
+        } else if !userIdentified {
+            throw WebAuthnError(.credentialNotAllowed, "a sign-in that named no user needs the user handle")
         }
         let clientDataJSON = Array(response.response.clientDataJSON.data)
         _ = try checkClientData(clientDataJSON, type: "webauthn.get", challenge: challenge)

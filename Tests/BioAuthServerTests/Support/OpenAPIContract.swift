@@ -110,8 +110,8 @@ struct OpenAPIContract: Sendable {
         return validate(value, against: schema, at: context)
     }
 
-    /// A JSON Schema subset: $ref, allOf, type, enum, required, properties,
-    /// additionalProperties: false, items, maxItems, pattern, lengths, bounds, format date-time.
+    /// A JSON Schema subset: $ref, allOf, type, enum, const, required, properties,
+    /// additionalProperties: false, items, minItems, maxItems, pattern, lengths, bounds, format date-time.
     private func validate(_ value: Any, against node: [String: Any], at path: String) -> [String] {
         let schema = resolve(node)
         var problems: [String] = []
@@ -126,6 +126,10 @@ struct OpenAPIContract: Sendable {
         }
         if let options = schema["enum"] as? [Any], !options.contains(where: { "\($0)" == "\(value)" }) {
             problems.append("\(path): \(value) not in enum \(options)")
+        }
+        if let constant = schema["const"] {
+            let same = (constant as? Bool).map { flag in Self.matches(value, type: "boolean") && (value as? Bool) == flag } ?? ("\(constant)" == "\(value)")
+            if !same { problems.append("\(path): \(value) is not \(constant)") }
         }
         if let string = value as? String {
             let length = string.unicodeScalars.count
@@ -157,6 +161,7 @@ struct OpenAPIContract: Sendable {
         }
         if let array = value as? [Any] {
             if let max = schema["maxItems"] as? Int, array.count > max { problems.append("\(path): more than \(max) items") }
+            if let min = schema["minItems"] as? Int, array.count < min { problems.append("\(path): fewer than \(min) items") }
             if let items = schema["items"] as? [String: Any] {
                 for (index, item) in array.enumerated() {
                     problems += validate(item, against: items, at: "\(path)[\(index)]")

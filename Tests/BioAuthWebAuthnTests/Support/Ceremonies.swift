@@ -50,10 +50,10 @@ enum Ceremonies {
 
     /// The authentication procedure's verdict on `response`: `nil` when accepted.
     static func refusal(
-        _ party: RelyingParty, _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord
+        _ party: RelyingParty, _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord, userIdentified: Bool = false
     ) -> WebAuthnError.Reason? {
         do {
-            _ = try party.verifyAuthentication(response, challenge: challenge, credential: credential)
+            _ = try party.verifyAuthentication(response, challenge: challenge, credential: credential, userIdentified: userIdentified)
             return nil
         } catch {
             return error.reason

@@ -34,10 +34,14 @@ struct AuditLog: Sendable {
     }
 
     /// Records an event (within the caller's transaction when `db` belongs to one).
+    ///
+    /// A passkey's id is kept in the `registration_id` column (both name the credential
+    /// involved); the listing tells them apart by their prefixes, `reg_` and `pk_`.
     static func record(
         _ db: any SQLDatabase, userID: String, type: AuditEvent.Kind, outcome: AuditEvent.Outcome,
-        at now: Date, registrationID: String? = nil, sessionID: String? = nil
+        at now: Date, registrationID: String? = nil, passkeyID: String? = nil, sessionID: String? = nil
     ) async throws {
+        let registrationID = registrationID ?? passkeyID
         try await db.raw("""
             INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id)
             VALUES (\(bind: SecureRandom.identifier(.event)), \(bind: userID), \(bind: type.rawValue), \(bind: outcome.rawValue),
@@ -48,8 +52,9 @@ struct AuditLog: Sendable {
     /// Counts one more failure (or locked attempt) of `subject` in the current hour.
     static func count(
         _ db: any SQLDatabase, _ subject: Subject, type: AuditEvent.Kind, outcome: AuditEvent.Outcome, at now: Date,
-        registrationID: String? = nil
+        registrationID: String? = nil, passkeyID: String? = nil
     ) async throws {
+        let registrationID = registrationID ?? passkeyID
         let at = now.millisecondsSince1970
         try await db.raw("""
             INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
@@ -71,12 +76,13 @@ struct AuditLog: Sendable {
                 SELECT id, type, outcome, created_at, registration_id, session_id FROM audit_events
                 WHERE user_id = \(bind: userID) ORDER BY seq DESC LIMIT \(bind: Self.listLimit)
                 """).all().map { row in
-                AuditEvent(
+                let credential = Self.credential(try row.decode(column: "registration_id", as: String?.self))
+                return AuditEvent(
                     id: try row.decode(column: "id", as: String.self),
                     type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
                     outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
                     createdAt: try row.decodeDate(column: "created_at"),
-                    registrationID: try row.decode(column: "registration_id", as: String?.self),
+                    registrationID: credential.registrationID, passkeyID: credential.passkeyID,
                     sessionID: try row.decode(column: "session_id", as: String?.self))
             }
             let counted = try await db.raw("""
@@ -85,13 +91,14 @@ struct AuditLog: Sendable {
                    OR (subject = \(bind: Subject.username(usernameKey).key) AND last_at >= \(bind: createdAt))
                 ORDER BY last_at DESC LIMIT \(bind: Self.listLimit)
                 """).all().map { row in
-                let registrationID = try row.decode(column: "registration_id", as: String.self)
+                let stored = try row.decode(column: "registration_id", as: String.self)
+                let credential = Self.credential(stored.isEmpty ? nil : stored)
                 return AuditEvent(
                     id: try row.decode(column: "id", as: String.self),
                     type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
                     outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
                     createdAt: try row.decodeDate(column: "last_at"),
-                    registrationID: registrationID.isEmpty ? nil : registrationID,
+                    registrationID: credential.registrationID, passkeyID: credential.passkeyID,
                     count: try row.decode(column: "count", as: Int.self))
             }
             // Both lists are newest first; a stable merge keeps recorded events in their order.
@@ -99,6 +106,12 @@ struct AuditLog: Sendable {
                 .sorted { $0.element.createdAt != $1.element.createdAt ? $0.element.createdAt > $1.element.createdAt : $0.offset < $1.offset }
                 .prefix(Self.listLimit).map(\.element)
         }
+    }
+
+    /// A stored credential id as a registration's or a passkey's, by its prefix.
+    private static func credential(_ id: String?) -> (registrationID: String?, passkeyID: String?) {
+        guard let id else { return (nil, nil) }
+        return id.hasPrefix(IdentifierPrefix.passkey.rawValue) ? (nil, id) : (id, nil)
     }
 
     /// Deletes events and counted failures last written at or before `cutoff`; returns how many.

@@ -74,6 +74,14 @@ enum RegistrationTable {
             """).run()
     }
 
+    /// Renames a pending or active registration of the user's; whether there was one.
+    static func rename(_ db: any SQLDatabase, id: String, userID: String, label: String) async throws -> Bool {
+        try await !db.raw("""
+            UPDATE registrations SET label = \(bind: label)
+            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active') RETURNING id
+            """).all().isEmpty
+    }
+
     /// Records a verified use of an active registration; `false` when it is no longer active.
     static func markUsed(_ db: any SQLDatabase, id: String, now: Date) async throws -> Bool {
         try await !db.raw("""

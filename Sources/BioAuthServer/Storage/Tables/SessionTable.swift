@@ -8,10 +8,10 @@ enum SessionTable {
     /// Inserts a session whose token hashes to `tokenDigest`.
     static func insert(_ db: any SQLDatabase, _ session: Session, tokenDigest: Data) async throws {
         try await db.raw("""
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, created_at, expires_at, authenticated_at,
+            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
                                   password_change_required)
             VALUES (\(bind: session.id), \(bind: session.userID), \(bind: tokenDigest), \(bind: session.authentication.method.rawValue),
-                    \(bind: session.authentication.registrationID), \(bind: session.createdAt.millisecondsSince1970),
+                    \(bind: session.authentication.registrationID), \(bind: session.authentication.passkeyID), \(bind: session.createdAt.millisecondsSince1970),
                     \(bind: session.expiresAt.millisecondsSince1970), \(bind: session.authenticatedAt.millisecondsSince1970),
                     \(bind: session.passwordChangeRequired ? 1 : 0))
             """).run()
@@ -31,7 +31,7 @@ enum SessionTable {
     /// A user's live sessions (or the one with `id`), newest first.
     static func live(_ db: any SQLDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
         var query = SQLQueryString("""
-            SELECT id, user_id, method, registration_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
+            SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
             """)
         if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
@@ -44,7 +44,8 @@ enum SessionTable {
                 expiresAt: try row.decodeDate(column: "expires_at"),
                 authentication: .init(
                     method: try row.decodeEnum(column: "method", as: AuthenticationMethod.self),
-                    registrationID: try row.decode(column: "registration_id", as: String?.self)),
+                    registrationID: try row.decode(column: "registration_id", as: String?.self),
+                    passkeyID: try row.decode(column: "passkey_id", as: String?.self)),
                 authenticatedAt: try row.decodeDate(column: "authenticated_at"),
                 passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
         }
@@ -81,6 +82,14 @@ enum SessionTable {
         try await db.raw("""
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE registration_id = \(bind: registrationID) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
+            """).run()
+    }
+
+    /// Ends every session a passkey signed in but `sparing`.
+    static func revokeSigned(_ db: any SQLDatabase, byPasskey passkeyID: String, sparing sessionID: String?, now: Date) async throws {
+        try await db.raw("""
+            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
+            WHERE passkey_id = \(bind: passkeyID) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
             """).run()
     }
 

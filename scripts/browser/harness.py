@@ -1,0 +1,271 @@
+"""Shared set-up for the browser scenarios and the screenshots: a throwaway `bioauth serve` on a free
+loopback port, headless Debian Chromium through Playwright, and a CTAP2 virtual authenticator (the
+Chrome DevTools Protocol's WebAuthn domain) on each page.
+
+The server is the real one, $BIOAUTH_BINARY, started as
+    bioauth serve --port P --metrics-port 0 --database <tmpdir>/db.sqlite --password-cost 10 --webauthn-origin http://localhost:P
+"""
+import os
+import queue
+import secrets
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "correct horse battery staple"
+
+# Wraps the Signal API so that scenarios can see what the page told the authenticator. Playwright
+# adds this through the DevTools protocol, so the page's Content-Security-Policy does not apply.
+SIGNAL_SPY = """
+(() => {
+  window.__signals = [];
+  const PKC = window.PublicKeyCredential;
+  if (!PKC) return;
+  for (const name of ['signalUnknownCredential', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails']) {
+    const original = PKC[name];
+    if (typeof original !== 'function') continue;
+    PKC[name] = function (options) {
+      window.__signals.push({ name, options: JSON.parse(JSON.stringify(options)) });
+      return original.call(PKC, options);
+    };
+  }
+})();
+"""
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`bioauth serve` on a free port, until stop()."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.origin = f"http://localhost:{self.port}"
+        self.workdir = tempfile.mkdtemp(prefix="bioauth-browser.")
+        binary = os.environ.get("BIOAUTH_BINARY")
+        if not binary:
+            raise SystemExit("harness: set BIOAUTH_BINARY")
+        command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
+                    "--database", os.path.join(self.workdir, "db.sqlite"), "--password-cost", "10",
+                    "--webauthn-origin", self.origin]
+        self.command = command
+        self.stderr_path = os.path.join(self.workdir, "server.err")
+        self.stderr = open(self.stderr_path, "wb")
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._wait_listening()
+
+    def _pump(self):
+        for raw in self.process.stdout:
+            self.lines.put(raw.decode("utf-8", "replace"))
+        self.lines.put(None)
+
+    def _wait_listening(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            if "listening" in line:
+                return
+        self.stop()
+        raise SystemExit(f"harness: the server did not print a 'listening' line ({shlex.join(self.command)}):\n"
+                         + self.stderr_tail())
+
+    def stderr_tail(self, limit=4000):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read()[-limit:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.stderr.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+
+
+def unique(prefix):
+    return f"{prefix}-{secrets.token_hex(4)}"
+
+
+class Tab:
+    """One browser context with one page and, when asked, a virtual authenticator on that page."""
+
+    def __init__(self, browser, origin, authenticator=True, viewport=None, problems=None):
+        self.origin = origin
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800})
+        self.context.set_default_timeout(15000)
+        self.context.add_init_script(SIGNAL_SPY)
+        self.page = self.context.new_page()
+        self.problems = problems if problems is not None else []
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("console", self._console)
+        self.cdp = None
+        self.authenticator = None
+        if authenticator:
+            self.cdp = self.context.new_cdp_session(self.page)
+            self.cdp.send("WebAuthn.enable", {"enableUI": False})
+            self.authenticator = self.cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+                "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True,
+            }})["authenticatorId"]
+
+    def _console(self, message):
+        text = message.text
+        if "Content Security Policy" in text or "Content-Security-Policy" in text:
+            self.problems.append(f"CSP violation: {text}")
+        elif message.type == "error" and "Failed to load resource" not in text:
+            self.problems.append(f"console error: {text}")
+
+    def close(self):
+        try:
+            self.context.close()
+        except Exception:
+            pass
+
+    # ---------------------------------------------------------------- the virtual authenticator
+
+    def webauthn(self, method, **params):
+        return self.cdp.send(f"WebAuthn.{method}", {"authenticatorId": self.authenticator, **params})
+
+    def credentials(self):
+        return self.webauthn("getCredentials")["credentials"]
+
+    def set_user_verified(self, verified):
+        self.webauthn("setUserVerified", isUserVerified=verified)
+
+    def override_bits(self, bogus_signature=False, bad_uv=False, bad_up=False):
+        self.webauthn("setResponseOverrideBits", isBogusSignature=bogus_signature, isBadUV=bad_uv, isBadUP=bad_up)
+
+    # ---------------------------------------------------------------- the page
+
+    def open(self):
+        response = self.page.goto(self.origin + "/")
+        self.page.wait_for_selector("#app-loading", state="hidden")
+        return response
+
+    def visible(self, selector):
+        return self.page.locator(selector).is_visible()
+
+    def wait_signed_in(self, timeout=15000):
+        self.page.locator("#signed-in-view").wait_for(state="visible", timeout=timeout)
+
+    def wait_signed_out(self, timeout=15000):
+        self.page.locator("#signed-out-view").wait_for(state="visible", timeout=timeout)
+
+    def text(self, selector):
+        return self.page.locator(selector).inner_text().strip()
+
+    def wait_text(self, selector, timeout=15000):
+        """Waits until the element has text, and returns it with its data-code."""
+        handle = self.page.wait_for_function(
+            """s => [...document.querySelectorAll(s)].find(e => e.textContent.trim().length > 0)""",
+            arg=selector, timeout=timeout)
+        element = handle.as_element()
+        return element.inner_text().strip(), element.get_attribute("data-code")
+
+    def session(self):
+        """GET /web/session from inside the page: (status, body)."""
+        return self.fetch("GET", "/web/session")
+
+    def fetch(self, method, path, body=None, headers=None):
+        result = self.page.evaluate(
+            """async ([method, path, body, headers]) => {
+                const init = { method, credentials: 'same-origin', headers: headers || {} };
+                if (body !== null) init.body = JSON.stringify(body);
+                const r = await fetch(path, init);
+                const text = await r.text();
+                let json = null;
+                try { json = text ? JSON.parse(text) : null; } catch (_) {}
+                return { status: r.status, body: json };
+            }""", [method, path, body, headers])
+        return result["status"], result["body"]
+
+    def signals(self):
+        return self.page.evaluate("window.__signals || []")
+
+    def sign_up(self, username, password=PASSWORD):
+        self.page.click("#show-sign-up")
+        self.page.fill("#sign-up-username", username)
+        self.page.fill("#sign-up-password", password)
+        self.page.click("#sign-up-submit")
+        self.wait_signed_in()
+        self.page.wait_for_function(
+            "u => document.getElementById('current-username').textContent === u", arg=username)
+
+    def sign_in_password(self, username, password=PASSWORD):
+        self.page.fill("#sign-in-username", username)
+        self.page.fill("#sign-in-password", password)
+        self.page.click("#sign-in-submit")
+
+    def sign_out(self):
+        self.page.click("#sign-out")
+        self.wait_signed_out()
+
+    def confirm_if_asked(self, password, trigger_done, timeout=15000):
+        """After an action that may need a recent sign-in: when "Confirm it's you" appears, enter the
+        password. `trigger_done` is a selector whose text means the action finished."""
+        self.page.wait_for_function(
+            """s => {
+                const panel = document.getElementById('reauth-panel');
+                const done = [...document.querySelectorAll(s)].some(e => e.textContent.trim().length > 0);
+                return (panel && !panel.hidden) || done;
+            }""", arg=trigger_done, timeout=timeout)
+        if self.visible("#reauth-panel"):
+            self.page.fill("#reauth-password", password)
+            self.page.click("#reauth-submit")
+            self.page.locator("#reauth-panel").wait_for(state="hidden")
+            return True
+        return False
+
+    def add_passkey(self, password=PASSWORD):
+        before = self.page.locator("[data-testid=passkey-item]").count()
+        self.page.click("#add-passkey")
+        self.confirm_if_asked(password, "#passkeys-status, #passkeys-error")
+        self.page.wait_for_function(
+            """n => document.querySelectorAll('[data-testid=passkey-item]').length > n
+                   || document.getElementById('passkeys-error').textContent.trim().length > 0""", arg=before)
+        error = self.text("#passkeys-error")
+        if error:
+            raise AssertionError(f"adding a passkey failed: {error} ({self.page.get_attribute('#passkeys-error', 'data-code')})")
+
+    def click_passkey_sign_in(self):
+        self.page.locator("#passkey-sign-in:not([disabled])").wait_for()
+        self.page.click("#passkey-sign-in")
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
