@@ -322,3 +322,51 @@ struct CBORProperties {
         }
     }
 }
+
+@Suite("Passkey responses, property-based")
+struct PasskeyResponseProperties {
+    /// Honest authenticator data of a registration: the hash, flags with AT, a counter and a P-256 credential.
+    private static func attestedData(idLength: Int, counter: UInt32) -> [UInt8] {
+        let point = Array(P256.Signing.PrivateKey().publicKey.x963Representation)
+        let key = CBOREncoder.encode(.map([.init(.unsigned(1), .unsigned(2)), .init(.unsigned(3), .negative(6)), .init(.negative(0), .unsigned(1)),
+                                           .init(.negative(1), .bytes(Array(point[1...32]))), .init(.negative(2), .bytes(Array(point[33...64])))]))
+        return [UInt8](repeating: 0x42, count: 32) + [0x45] + withUnsafeBytes(of: counter.bigEndian) { Array($0) } + [UInt8](repeating: 1, count: 16)
+            + [UInt8(idLength >> 8), UInt8(idLength & 0xFF)] + [UInt8](repeating: 9, count: idLength) + key
+    }
+
+    @Test("random bytes never crash the authenticator data, attestation object or client data parsers")
+    func randomBytes() async {
+        await propertyCheck(count: 3_000, input: anyBytes) { data in
+            let bytes = Array(data)
+            _ = try? AuthenticatorData(bytes)
+            _ = try? AttestationObject(bytes)
+            _ = try? CollectedClientData(bytes)
+            _ = try? AuthenticatorData([UInt8](repeating: 0, count: 32) + [0xC5, 0, 0, 0, 0] + bytes)
+        }
+    }
+
+    @Test("honest authenticator data parses to its parts; any truncation or appended byte is refused")
+    func truncationAndTrailingBytes() async {
+        await propertyCheck(count: 200, input: zip(Gen.int(in: 1...300), Gen.uint32())) { idLength, counter in
+            let bytes = Self.attestedData(idLength: idLength, counter: counter)
+            let parsed = try? AuthenticatorData(bytes)
+            #expect(parsed?.signCount == counter && parsed?.attestedCredential?.credentialID.count == idLength)
+            #expect((try? AuthenticatorData(bytes + [0])) == nil)
+            #expect((try? AuthenticatorData(Array(bytes.dropLast(Int(counter % 40) + 1)))) == nil)
+        }
+    }
+
+    @Test("an attestation object built around random authenticator data and statement bytes never crashes verification")
+    func randomStatements() async {
+        await propertyCheck(count: 500, input: zip(anyBytes, pick(["none", "packed", "fido-u2f", "apple", "android-key", "tpm", "x"]))) { data, format in
+            let statement: CBORValue = .map([.init(.text("alg"), .negative(6)), .init(.text("sig"), .bytes(Array(data))),
+                                             .init(.text("x5c"), .array([.bytes(Array(data))])), .init(.text("ver"), .text("2.0")),
+                                             .init(.text("certInfo"), .bytes(Array(data))), .init(.text("pubArea"), .bytes(Array(data)))])
+            let object = CBOREncoder.encode(.map([.init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement),
+                                                  .init(.text("authData"), .bytes(Self.attestedData(idLength: 16, counter: 1)))]))
+            if let parsed = try? AttestationObject(object) {
+                #expect(throws: WebAuthnError.self) { try AttestationStatement.verify(parsed, clientDataHash: Array(data)) }
+            }
+        }
+    }
+}

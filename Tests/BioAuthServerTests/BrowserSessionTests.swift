@@ -30,6 +30,8 @@ struct BrowserSessionTests {
             let (cookie, attributes, session) = try await Self.signUp(server.api)
             #expect(cookie.hasPrefix("bat_"))
             #expect(attributes.contains("HttpOnly") && attributes.contains("Secure") && attributes.contains("SameSite=Strict") && attributes.contains("Path=/"))
+            let lifetime = Int(session.session.expiresAt.timeIntervalSince(session.session.createdAt))
+            #expect(attributes.contains("Max-Age=\(lifetime)"), "the cookie lives as long as the session")
             #expect(session.csrfToken != cookie && !session.csrfToken.isEmpty)
             #expect(session.session.authentication.method == .password)
             #expect(session.userHandle.data == Data(session.user.id.utf8) && session.rpID == LoopbackServer.relyingPartyID)

@@ -2,20 +2,15 @@
 loopback port, headless Debian Chromium through Playwright, and a CTAP2 virtual authenticator (the
 Chrome DevTools Protocol's WebAuthn domain) on each page.
 
-The server is the real one, $BIOAUTH_BINARY, started as
+The server is the real one, $BIOAUTH_BINARY, started by scripts/lib/bioauth_server.py as
     bioauth serve --port P --metrics-port 0 --database <tmpdir>/db.sqlite --password-cost 10 --webauthn-origin http://localhost:P
 """
 import os
-import queue
 import secrets
-import shlex
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import threading
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from bioauth_server import BioAuthServer, ServerError  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "correct horse battery staple"
@@ -39,73 +34,14 @@ SIGNAL_SPY = """
 """
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`bioauth serve` on a free port, until stop()."""
+class Server(BioAuthServer):
+    """`bioauth serve` on a free port, until stop() (scripts/lib/bioauth_server.py)."""
 
     def __init__(self):
-        self.port = free_port()
-        self.origin = f"http://localhost:{self.port}"
-        self.workdir = tempfile.mkdtemp(prefix="bioauth-browser.")
-        binary = os.environ.get("BIOAUTH_BINARY")
-        if not binary:
-            raise SystemExit("harness: set BIOAUTH_BINARY")
-        command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
-                    "--database", os.path.join(self.workdir, "db.sqlite"), "--password-cost", "10",
-                    "--webauthn-origin", self.origin]
-        self.command = command
-        self.stderr_path = os.path.join(self.workdir, "server.err")
-        self.stderr = open(self.stderr_path, "wb")
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self._wait_listening()
-
-    def _pump(self):
-        for raw in self.process.stdout:
-            self.lines.put(raw.decode("utf-8", "replace"))
-        self.lines.put(None)
-
-    def _wait_listening(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            if "listening" in line:
-                return
-        self.stop()
-        raise SystemExit(f"harness: the server did not print a 'listening' line ({shlex.join(self.command)}):\n"
-                         + self.stderr_tail())
-
-    def stderr_tail(self, limit=4000):
         try:
-            with open(self.stderr_path, "rb") as f:
-                return f.read()[-limit:].decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    def alive(self):
-        return self.process.poll() is None
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.stderr.close()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+            super().__init__(prefix="bioauth-browser.")
+        except ServerError as error:
+            raise SystemExit(f"harness: {error}")
 
 
 def launch(playwright):

@@ -26,27 +26,21 @@ import collections
 import hashlib
 import json
 import os
-import queue
 import secrets
-import shlex
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 import traceback
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from authenticator import (AT, BE, BS, ED, EDDSA, ES256, ES384, REMOVE, RS256, UP, UV, Credential, Key,  # noqa: E402
                            attested_credential_data, authenticator_data, b64url, b64url_decode, cbor, client_data)
 from webauthn import verify_authentication_response, verify_registration_response  # noqa: E402
 from webauthn.helpers import base64url_to_bytes  # noqa: E402
 from webauthn.helpers.cose import COSEAlgorithmIdentifier  # noqa: E402
+from bioauth_server import BioAuthServer, ServerError  # noqa: E402
 
 RP_ID = "localhost"
 PASSWORD = "differential test password"
@@ -100,63 +94,14 @@ class HarnessError(Exception):
 
 # The server and its API.
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`bioauth serve` on a free loopback port, until stop(); configured by its flags alone."""
+class Server(BioAuthServer):
+    """`bioauth serve` on a free loopback port, until stop() (scripts/lib/bioauth_server.py)."""
 
     def __init__(self, binary):
-        self.port = free_port()
-        self.origin = f"http://localhost:{self.port}"
-        self.workdir = tempfile.mkdtemp(prefix="bioauth-differential.")
-        self.command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
-                        "--database", os.path.join(self.workdir, "db.sqlite"), "--password-cost", "10",
-                        "--webauthn-origin", self.origin]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("BIOAUTH_")}
-        self.stderr_path = os.path.join(self.workdir, "server.err")
-        self.stderr = open(self.stderr_path, "wb")
-        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            if "listening" in line:
-                return
-        self.stop()
-        raise HarnessError(f"the server did not print a 'listening' line ({shlex.join(self.command)}):\n{self.stderr_tail()}")
-
-    def _pump(self):
-        for raw in self.process.stdout:
-            self.lines.put(raw.decode("utf-8", "replace"))
-        self.lines.put(None)
-
-    def stderr_tail(self, limit=4000):
         try:
-            with open(self.stderr_path, "rb") as f:
-                return f.read()[-limit:].decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.stderr.close()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+            super().__init__(binary, prefix="bioauth-differential.")
+        except ServerError as error:
+            raise HarnessError(str(error))
 
 
 class Api:

@@ -1,29 +1,9 @@
 import BioAuthProtocol
 
-/// `RegistrationResponseJSON` (WebAuthn Level 3 §5.1): what a browser's `credential.toJSON()`
-/// gives after `navigator.credentials.create()`. Members not listed are ignored.
-package struct RegistrationResponseJSON: Codable, Sendable, Equatable {
-    /// `AuthenticatorAttestationResponseJSON`.
-    package struct Response: Codable, Sendable, Equatable {
-        /// The client data, as signed over.
-        package var clientDataJSON: Base64URLBytes
-        /// The attestation object (CBOR: `fmt`, `attStmt`, `authData`).
-        package var attestationObject: Base64URLBytes
-        /// The authenticator data again, as a convenience; when present it must equal `authData`.
-        package var authenticatorData: Base64URLBytes?
-        /// How the client may reach the authenticator later.
-        package var transports: [String]?
-
-        /// A response of these parts.
-        package init(clientDataJSON: Base64URLBytes, attestationObject: Base64URLBytes, authenticatorData: Base64URLBytes? = nil,
-                     transports: [String]? = nil) {
-            self.clientDataJSON = clientDataJSON
-            self.attestationObject = attestationObject
-            self.authenticatorData = authenticatorData
-            self.transports = transports
-        }
-    }
-
+/// A `PublicKeyCredential` as `credential.toJSON()` gives it (WebAuthn Level 3 §5.1): the
+/// members both ceremonies share, over the authenticator's answer of each. Members not listed are
+/// ignored.
+package struct PublicKeyCredentialJSON<Response: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// The credential id, base64url; must equal `rawId`.
     package var id: String
     /// The credential id.
@@ -51,54 +31,51 @@ package struct RegistrationResponseJSON: Codable, Sendable, Equatable {
     }
 }
 
-/// `AuthenticationResponseJSON` (§5.1): what `credential.toJSON()` gives after
-/// `navigator.credentials.get()`.
-package struct AuthenticationResponseJSON: Codable, Sendable, Equatable {
-    /// `AuthenticatorAssertionResponseJSON`.
-    package struct Response: Codable, Sendable, Equatable {
-        /// The client data, as signed over.
-        package var clientDataJSON: Base64URLBytes
-        /// The authenticator data.
-        package var authenticatorData: Base64URLBytes
-        /// The assertion signature over `authenticatorData ‖ SHA-256(clientDataJSON)`.
-        package var signature: Base64URLBytes
-        /// The user handle the credential was created for (always present for a discoverable
-        /// credential).
-        package var userHandle: Base64URLBytes?
+/// `RegistrationResponseJSON`: what `navigator.credentials.create()` gives.
+package typealias RegistrationResponseJSON = PublicKeyCredentialJSON<AuthenticatorAttestationResponseJSON>
 
-        /// A response of these parts.
-        package init(clientDataJSON: Base64URLBytes, authenticatorData: Base64URLBytes, signature: Base64URLBytes, userHandle: Base64URLBytes?) {
-            self.clientDataJSON = clientDataJSON
-            self.authenticatorData = authenticatorData
-            self.signature = signature
-            self.userHandle = userHandle
-        }
+/// `AuthenticationResponseJSON`: what `navigator.credentials.get()` gives.
+package typealias AuthenticationResponseJSON = PublicKeyCredentialJSON<AuthenticatorAssertionResponseJSON>
+
+/// `AuthenticatorAttestationResponseJSON`: a registration's answer.
+package struct AuthenticatorAttestationResponseJSON: Codable, Sendable, Equatable {
+    /// The client data, as signed over.
+    package var clientDataJSON: Base64URLBytes
+    /// The attestation object (CBOR: `fmt`, `attStmt`, `authData`).
+    package var attestationObject: Base64URLBytes
+    /// The authenticator data again, as a convenience; when present it must equal `authData`.
+    package var authenticatorData: Base64URLBytes?
+    /// How the client may reach the authenticator later.
+    package var transports: [String]?
+
+    /// A response of these parts.
+    package init(clientDataJSON: Base64URLBytes, attestationObject: Base64URLBytes, authenticatorData: Base64URLBytes? = nil,
+                 transports: [String]? = nil) {
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.authenticatorData = authenticatorData
+        self.transports = transports
     }
+}
 
-    /// The credential id, base64url; must equal `rawId`.
-    package var id: String
-    /// The credential id.
-    package var rawId: Base64URLBytes
-    /// The authenticator's answer.
-    package var response: Response
-    /// `platform` or `cross-platform`, when the client knows.
-    package var authenticatorAttachment: String?
-    /// Client extension outputs.
-    package var clientExtensionResults: ClientExtensionResultsJSON?
-    /// Always `public-key`.
-    package var type: String
+/// `AuthenticatorAssertionResponseJSON`: a sign-in's answer.
+package struct AuthenticatorAssertionResponseJSON: Codable, Sendable, Equatable {
+    /// The client data, as signed over.
+    package var clientDataJSON: Base64URLBytes
+    /// The authenticator data.
+    package var authenticatorData: Base64URLBytes
+    /// The assertion signature over `authenticatorData ‖ SHA-256(clientDataJSON)`.
+    package var signature: Base64URLBytes
+    /// The user handle the credential was created for (always present for a discoverable
+    /// credential).
+    package var userHandle: Base64URLBytes?
 
-    /// A credential of these parts.
-    package init(
-        id: String, rawId: Base64URLBytes, response: Response, authenticatorAttachment: String? = nil,
-        clientExtensionResults: ClientExtensionResultsJSON? = nil, type: String = "public-key"
-    ) {
-        self.id = id
-        self.rawId = rawId
-        self.response = response
-        self.authenticatorAttachment = authenticatorAttachment
-        self.clientExtensionResults = clientExtensionResults
-        self.type = type
+    /// A response of these parts.
+    package init(clientDataJSON: Base64URLBytes, authenticatorData: Base64URLBytes, signature: Base64URLBytes, userHandle: Base64URLBytes?) {
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
     }
 }
 

@@ -76,14 +76,7 @@ struct AuditLog: Sendable {
                 SELECT id, type, outcome, created_at, registration_id, session_id FROM audit_events
                 WHERE user_id = \(bind: userID) ORDER BY seq DESC LIMIT \(bind: Self.listLimit)
                 """).all().map { row in
-                let credential = Self.credential(try row.decode(column: "registration_id", as: String?.self))
-                return AuditEvent(
-                    id: try row.decode(column: "id", as: String.self),
-                    type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
-                    outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
-                    createdAt: try row.decodeDate(column: "created_at"),
-                    registrationID: credential.registrationID, passkeyID: credential.passkeyID,
-                    sessionID: try row.decode(column: "session_id", as: String?.self))
+                try Self.event(row, at: "created_at", sessionID: try row.decode(column: "session_id", as: String?.self))
             }
             let counted = try await db.raw("""
                 SELECT id, type, outcome, last_at, registration_id, count FROM audit_tallies
@@ -91,15 +84,7 @@ struct AuditLog: Sendable {
                    OR (subject = \(bind: Subject.username(usernameKey).key) AND last_at >= \(bind: createdAt))
                 ORDER BY last_at DESC LIMIT \(bind: Self.listLimit)
                 """).all().map { row in
-                let stored = try row.decode(column: "registration_id", as: String.self)
-                let credential = Self.credential(stored.isEmpty ? nil : stored)
-                return AuditEvent(
-                    id: try row.decode(column: "id", as: String.self),
-                    type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
-                    outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
-                    createdAt: try row.decodeDate(column: "last_at"),
-                    registrationID: credential.registrationID, passkeyID: credential.passkeyID,
-                    count: try row.decode(column: "count", as: Int.self))
+                try Self.event(row, at: "last_at", count: try row.decode(column: "count", as: Int.self))
             }
             // Both lists are newest first; a stable merge keeps recorded events in their order.
             return (recorded + counted).enumerated()
@@ -108,10 +93,17 @@ struct AuditLog: Sendable {
         }
     }
 
-    /// A stored credential id as a registration's or a passkey's, by its prefix.
-    private static func credential(_ id: String?) -> (registrationID: String?, passkeyID: String?) {
-        guard let id else { return (nil, nil) }
-        return id.hasPrefix(IdentifierPrefix.passkey.rawValue) ? (nil, id) : (id, nil)
+    /// An event from a row of either table, its time from `timeColumn`. The stored credential id
+    /// (empty in a tally without one) is a registration's or a passkey's, by its prefix.
+    private static func event(_ row: any SQLRow, at timeColumn: String, sessionID: String? = nil, count: Int? = nil) throws -> AuditEvent {
+        let credential = try row.decode(column: "registration_id", as: String?.self).flatMap { $0.isEmpty ? nil : $0 }
+        let isPasskey = credential?.hasPrefix(IdentifierPrefix.passkey.rawValue) == true
+        return AuditEvent(
+            id: try row.decode(column: "id", as: String.self),
+            type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
+            outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
+            createdAt: try row.decodeDate(column: timeColumn),
+            registrationID: isPasskey ? nil : credential, passkeyID: isPasskey ? credential : nil, sessionID: sessionID, count: count)
     }
 
     /// Deletes events and counted failures last written at or before `cutoff`; returns how many.

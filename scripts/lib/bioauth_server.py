@@ -1,0 +1,87 @@
+"""A throwaway `bioauth serve` for the Python test drivers (scripts/browser, scripts/differential):
+the real binary ($BIOAUTH_BINARY) on a free loopback port, over a new SQLite file, with the page's
+origin `http://localhost:PORT` as its passkey origin; started, awaited ("listening"), stopped.
+"""
+import os
+import queue
+import shlex
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerError(Exception):
+    """The server would not start."""
+
+
+class BioAuthServer:
+    """`bioauth serve --port P --metrics-port 0 --database <tmp>/db.sqlite --password-cost 10
+    --webauthn-origin http://localhost:P`, configured by these flags alone (no BIOAUTH_ variable
+    of the caller's leaks in), until stop()."""
+
+    def __init__(self, binary=None, prefix="bioauth-test."):
+        binary = binary or os.environ.get("BIOAUTH_BINARY")
+        if not binary:
+            raise ServerError("set BIOAUTH_BINARY to the bioauth binary")
+        self.port = free_port()
+        self.origin = f"http://localhost:{self.port}"
+        self.workdir = tempfile.mkdtemp(prefix=prefix)
+        self.command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
+                        "--database", os.path.join(self.workdir, "db.sqlite"), "--password-cost", "10",
+                        "--webauthn-origin", self.origin]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BIOAUTH_")}
+        self.stderr_path = os.path.join(self.workdir, "server.err")
+        self.stderr = open(self.stderr_path, "wb")
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._wait_listening()
+
+    def _pump(self):
+        for raw in self.process.stdout:
+            self.lines.put(raw.decode("utf-8", "replace"))
+        self.lines.put(None)
+
+    def _wait_listening(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            if "listening" in line:
+                return
+        self.stop()
+        raise ServerError(f"the server did not print a 'listening' line ({shlex.join(self.command)}):\n{self.stderr_tail()}")
+
+    def stderr_tail(self, limit=4000):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read()[-limit:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.stderr.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
