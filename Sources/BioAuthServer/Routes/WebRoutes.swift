@@ -44,10 +44,7 @@ struct WebRoutes {
     func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.getWebSession, in: catalog) { request, context in
             let current = try await sessions.current(try context.requireCaller())
-            let token = BrowserSession.token(in: request) ?? ""
-            return try JSONBody.response(WebSessionResponse(
-                user: current.user, session: current.session, csrfToken: BrowserSession.csrfToken(for: token),
-                userHandle: Base64URLBytes(PasskeyService.userHandle(current.user.id)), rpID: rpID))
+            return try JSONBody.response(webSession(user: current.user, session: current.session, token: BrowserSession.token(in: request) ?? ""))
         }
         router.route(.webSignOut, in: catalog) { request, context in
             let caller = try context.requireCaller()
@@ -60,11 +57,15 @@ struct WebRoutes {
 
     /// A signed-in browser: the cookie, and the session without its token.
     private func start(_ signedIn: SignInResponse, request: Request, status: HTTPResponse.Status = .ok) throws -> Response {
-        var response = try JSONBody.response(WebSessionResponse(
-            user: signedIn.user, session: signedIn.session, csrfToken: BrowserSession.csrfToken(for: signedIn.sessionToken),
-            userHandle: Base64URLBytes(PasskeyService.userHandle(signedIn.user.id)), rpID: rpID), status: status)
+        var response = try JSONBody.response(webSession(user: signedIn.user, session: signedIn.session, token: signedIn.sessionToken), status: status)
         response.setCookie(browser.cookie(for: signedIn.sessionToken, session: signedIn.session, request: request))
         return response
+    }
+
+    /// What the page sees of a session whose token is `token`: never the token, but its CSRF token.
+    private func webSession(user: User, session: Session, token: String) -> WebSessionResponse {
+        WebSessionResponse(user: user, session: session, csrfToken: BrowserSession.csrfToken(for: token),
+                           userHandle: Base64URLBytes(PasskeyService.userHandle(user.id)), rpID: rpID)
     }
 
     private static func asset(_ bytes: [UInt8], type: String) -> Response {

@@ -11,6 +11,9 @@ enum CredentialRules {
         var key: String
     }
 
+    /// The answer to a username that breaks the rules of ``username(_:)``.
+    static let invalidUsername = Rejection(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
+
     /// Normalises and checks a username, or returns `nil` when it breaks the rules: 3–64 Unicode
     /// scalars after NFKC, no control or format characters, no white space at either end.
     static func username(_ raw: String) -> Username? {

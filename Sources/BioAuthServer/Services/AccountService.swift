@@ -14,22 +14,28 @@ struct AccountService: Sendable {
 
     /// Creates an account.
     func createUser(_ request: CreateUserRequest) async throws -> User {
-        try await create(request, signInFor: nil).user
+        try await create(request) { _, user in user }
     }
 
     /// Creates an account and signs it in with a password session, in one transaction: the
     /// account page's sign-up.
-    func createUserAndSignIn(_ request: CreateUserRequest, minutes: Int? = nil) async throws -> SignInResponse {
-        let created = try await create(request, signInFor: minutes ?? defaultSessionMinutes)
-        guard let issued = created.issued else { throw Rejection(.internalError, "The new account has no session.") }
-        return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: created.user)
+    func createUserAndSignIn(_ request: CreateUserRequest) async throws -> SignInResponse {
+        let minutes = defaultSessionMinutes
+        return try await create(request) { db, user in
+            let issued = try await SessionService.insert(db, userID: user.id, authentication: .init(method: .password), minutes: minutes,
+                                                         now: user.createdAt)
+            try await AuditLog.record(db, userID: user.id, type: .passwordSignIn, outcome: .success, at: user.createdAt, sessionID: issued.session.id)
+            return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user)
+        }
     }
 
-    private func create(
-        _ request: CreateUserRequest, signInFor minutes: Int?
-    ) async throws -> (user: User, issued: (token: SessionToken, session: Session)?) {
+    /// Checks the request, hashes the password, and inserts the account with its audit event;
+    /// then, in the same transaction, `then` does the rest.
+    private func create<Result: Sendable>(
+        _ request: CreateUserRequest, then: @escaping @Sendable (any SQLDatabase, User) async throws -> Result
+    ) async throws -> Result {
         guard let username = CredentialRules.username(request.username) else {
-            throw Rejection(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
+            throw CredentialRules.invalidUsername
         }
         guard CredentialRules.isAcceptablePassword(request.password) else {
             throw Rejection(.invalidPassword, "A password is 8 to 256 characters.")
@@ -37,19 +43,15 @@ struct AccountService: Sendable {
         let user = User(id: SecureRandom.identifier(.user), username: username.display, createdAt: time.now())
         // Hash before taking the database, so the slow part never holds it.
         let passwordHash = try await hasher.hash(CredentialRules.normalisedPassword(request.password))
-        let created = try await database.transaction { db -> (created: Bool, issued: (token: SessionToken, session: Session)?) in
+        let created = try await database.transaction { db -> Result? in
             let insertion = try await UserTable.insert(db, user, usernameKey: username.key, passwordHash: passwordHash,
                                                        isUniqueViolation: database.isUniqueViolation)
-            guard insertion == .inserted else { return (false, nil) }
+            guard insertion == .inserted else { return nil }
             try await AuditLog.record(db, userID: user.id, type: .userCreated, outcome: .success, at: user.createdAt)
-            guard let minutes else { return (true, nil) }
-            let issued = try await SessionService.insert(db, userID: user.id, authentication: .init(method: .password), minutes: minutes,
-                                                         now: user.createdAt)
-            try await AuditLog.record(db, userID: user.id, type: .passwordSignIn, outcome: .success, at: user.createdAt, sessionID: issued.session.id)
-            return (true, issued)
+            return try await then(db, user)
         }
-        guard created.created else { throw Rejection(.usernameTaken, "That username is taken.") }
-        return (user, created.issued)
+        guard let created else { throw Rejection(.usernameTaken, "That username is taken.") }
+        return created
     }
 
     /// Changes the caller's password: needs a recent primary authentication and the current

@@ -1,6 +1,5 @@
 import BioAuthProtocol
 import BioAuthWebAuthn
-import Crypto
 import Foundation
 import SQLKit
 
@@ -25,17 +24,17 @@ struct PasskeyService: Sendable {
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let (user, existing) = try await database.transaction { db in
             guard let user = try await UserTable.user(db, id: caller.userID) else { throw Rejection(.invalidSession, "The account no longer exists.") }
-            guard try await PasskeyTable.all(db, userID: caller.userID).count < maxPasskeysPerUser else {
+            let existing = try await PasskeyTable.credentials(db, userID: caller.userID)
+            guard existing.filter(\.isActive).count < maxPasskeysPerUser else {
                 throw Rejection(.tooManyRegistrations, "At most \(maxPasskeysPerUser) passkeys per account; remove one first.")
             }
-            let existing = try await PasskeyTable.credentialIDs(db, userID: caller.userID)
             try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .registration, userID: caller.userID, sessionID: caller.sessionID,
                                                     challenge: challenge, now: now, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval))
             return (user, existing)
         }
         let options = relyingParty.creationOptions(
             challenge: Array(challenge), userHandle: Self.userHandle(caller.userID), userName: user.username, displayName: user.username,
-            excluding: existing.map { PublicKeyCredentialDescriptorJSON(id: Base64URLBytes($0.id), transports: $0.transports.isEmpty ? nil : $0.transports) },
+            excluding: existing.map(\.descriptor),
             timeout: challengeTTL)
         return PasskeyCeremonyResponse(ceremonyID: ceremonyID, publicKey: options)
     }
@@ -109,7 +108,7 @@ struct PasskeyService: Sendable {
         let now = time.now()
         let revoked = try await database.transaction { db -> Bool in
             guard !(try await PasskeyTable.revoke(db, id: id, userID: caller.userID, now: now)).isEmpty else { return false }
-            try await SessionTable.revokeSigned(db, byPasskey: id, sparing: caller.sessionID, now: now)
+            try await SessionTable.revokeSigned(db, by: .passkey(id), sparing: caller.sessionID, now: now)
             try await AuditLog.record(db, userID: caller.userID, type: .passkeyDeleted, outcome: .success, at: now, passkeyID: id,
                                       sessionID: caller.sessionID)
             return true

@@ -25,9 +25,7 @@ struct PasskeySignInService: Sendable {
         let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let username = try request.username.map { name in
-            guard let username = CredentialRules.username(name) else {
-                throw Rejection(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
-            }
+            guard let username = CredentialRules.username(name) else { throw CredentialRules.invalidUsername }
             return username
         }
         let allowed = try await database.transaction { db -> [PublicKeyCredentialDescriptorJSON] in
@@ -36,9 +34,7 @@ struct PasskeySignInService: Sendable {
             if let username {
                 userID = try await UserTable.id(db, usernameKey: username.key)
                 if let userID {
-                    allowed = try await PasskeyTable.all(db, userID: userID).map {
-                        PublicKeyCredentialDescriptorJSON(id: Base64URLBytes($0.credentialID), transports: $0.transports.isEmpty ? nil : $0.transports)
-                    }
+                    allowed = try await PasskeyTable.all(db, userID: userID).map(\.descriptor)
                 }
                 if allowed.isEmpty {
                     let decoy = HMAC<SHA256>.authenticationCode(for: Array("passkey decoy:\(username.key)".utf8), using: decoyKey.secret)

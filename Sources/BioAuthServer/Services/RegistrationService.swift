@@ -167,7 +167,7 @@ struct RegistrationService: Sendable {
     static func revoke(_ db: any SQLDatabase, registrationID: String, sparing sessionID: String?, now: Date) async throws {
         try await RegistrationTable.revoke(db, id: registrationID, now: now)
         try await ChallengeTable.deleteAll(db, registrationID: registrationID)
-        try await SessionTable.revokeSigned(db, byRegistration: registrationID, sparing: sessionID, now: now)
+        try await SessionTable.revokeSigned(db, by: .registration(registrationID), sparing: sessionID, now: now)
     }
 
     private var duplicateRegistration: Rejection {

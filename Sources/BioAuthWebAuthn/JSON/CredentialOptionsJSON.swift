@@ -88,9 +88,9 @@ package struct PublicKeyCredentialDescriptorJSON: Codable, Sendable, Equatable {
     /// How the client may reach the authenticator (`internal`, `hybrid`, `usb`, …), as it told us.
     package var transports: [String]?
 
-    /// A descriptor of credential `id`.
-    package init(id: Base64URLBytes, transports: [String]? = nil) {
+    /// A descriptor of credential `id`; no transports are sent as none (the member is left out).
+    package init(id: Base64URLBytes, transports: [String] = []) {
         self.id = id
-        self.transports = transports
+        self.transports = transports.isEmpty ? nil : transports
     }
 }

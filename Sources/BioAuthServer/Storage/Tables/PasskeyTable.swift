@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import BioAuthWebAuthn
 import Foundation
 import SQLKit
@@ -39,12 +40,17 @@ enum PasskeyTable {
             """).all().map(StoredPasskey.init(row:))
     }
 
-    /// The credential ids of every passkey the user holds, active or revoked (a registration's
-    /// `excludeCredentials`: an authenticator that already made one for this account should not
-    /// make another, and a revoked one could not be registered again anyway).
-    static func credentialIDs(_ db: any SQLDatabase, userID: String) async throws -> [(id: [UInt8], transports: [String])] {
-        try await db.raw("SELECT credential_id, transports FROM passkeys WHERE user_id = \(bind: userID) ORDER BY created_at").all().map { row in
-            (Array(try row.decode(column: "credential_id", as: Data.self)), StoredPasskey.transports(try row.decode(column: "transports", as: String.self)))
+    /// Every passkey the user holds, active or revoked, as a descriptor and whether it is active
+    /// (a registration's `excludeCredentials` names them all: an authenticator that already made
+    /// one for this account should not make another, and a revoked one could not be registered
+    /// again anyway; the active ones count toward the limit).
+    static func credentials(_ db: any SQLDatabase, userID: String) async throws -> [(descriptor: PublicKeyCredentialDescriptorJSON, isActive: Bool)] {
+        try await db.raw("""
+            SELECT credential_id, transports, status FROM passkeys WHERE user_id = \(bind: userID) ORDER BY created_at
+            """).all().map { row in
+            (PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(try row.decode(column: "credential_id", as: Data.self)),
+                                               transports: StoredPasskey.transports(try row.decode(column: "transports", as: String.self))),
+             try row.decode(column: "status", as: String.self) == "active")
         }
     }
 
@@ -112,6 +118,11 @@ struct StoredPasskey: Sendable {
     var label: String
     var createdAt: Date
     var lastUsedAt: Date?
+
+    /// The passkey as `allowCredentials` names it.
+    var descriptor: PublicKeyCredentialDescriptorJSON {
+        PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(credentialID), transports: transports)
+    }
 
     static func transports(_ stored: String) -> [String] {
         stored.split(separator: ",").map(String.init)

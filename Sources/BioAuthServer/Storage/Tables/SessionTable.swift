@@ -77,19 +77,23 @@ enum SessionTable {
             """).all().count
     }
 
-    /// Ends every session a registration signed in but `sparing`.
-    static func revokeSigned(_ db: any SQLDatabase, byRegistration registrationID: String, sparing sessionID: String?, now: Date) async throws {
-        try await db.raw("""
-            UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
-            WHERE registration_id = \(bind: registrationID) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
-            """).run()
+    /// The credential that signed a session in.
+    enum Signer: Sendable {
+        /// A device key (biometric or PIN), by registration id.
+        case registration(String)
+        /// A passkey, by id.
+        case passkey(String)
     }
 
-    /// Ends every session a passkey signed in but `sparing`.
-    static func revokeSigned(_ db: any SQLDatabase, byPasskey passkeyID: String, sparing sessionID: String?, now: Date) async throws {
+    /// Ends every session `signer` signed in but `sparing`.
+    static func revokeSigned(_ db: any SQLDatabase, by signer: Signer, sparing sessionID: String?, now: Date) async throws {
+        let (column, id) = switch signer {
+        case .registration(let id): ("registration_id", id)
+        case .passkey(let id): ("passkey_id", id)
+        }
         try await db.raw("""
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
-            WHERE passkey_id = \(bind: passkeyID) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
+            WHERE \(unsafeRaw: column) = \(bind: id) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
             """).run()
     }
 
