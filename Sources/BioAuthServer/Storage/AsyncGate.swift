@@ -27,6 +27,12 @@ final class AsyncGate: Sendable {
         return try await body()
     }
 
+    /// Whether anyone is queued for a place (a snapshot: one may arrive just after).
+    var hasWaiters: Bool { waiting > 0 }
+
+    /// How many are queued for a place.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in

@@ -2,14 +2,14 @@ import Foundation
 import Logging
 import SQLKit
 
-/// The embedded database: one SQLite file in WAL mode with durable commits.
+/// The embedded database: one SQLite file in WAL mode with durable, grouped commits.
 ///
 /// Writes go through two connections behind one ``AsyncGate``, so that a transaction never
 /// interleaves with another task's statements and writers queue instead of failing with
-/// `SQLITE_BUSY`: the durable one (`synchronous = FULL`: each commit syncs the WAL before the
+/// `SQLITE_BUSY`: the durable one (`synchronous = FULL`: a commit syncs the WAL before the
 /// server answers) for everything, and the relaxed one (`synchronous = NORMAL`) for
-/// ``transactionWithoutWaitingForDisk(_:)`` alone. The WAL is one file, so the next durable
-/// commit syncs the relaxed one's frames too.
+/// ``transactionWithoutWaitingForDisk(_:)`` when no durable commit is being gathered.
+/// Transactions that queue while others run share one commit (``SQLiteGroupCommit``).
 ///
 /// Both connections live on one ``SQLiteThread``, and each transaction runs there from `BEGIN`
 /// to `COMMIT` without leaving it. A third connection, on a thread of its own, checkpoints the
@@ -20,8 +20,9 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     private let thread: SQLiteThread
     private let durable: SQLiteThreadDatabase
     private let relaxed: SQLiteThreadDatabase
+    private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
-    private let gate = AsyncGate()
+    let gate = AsyncGate()
     private let logger: Logger
 
     /// Why the database could not be opened, in words fit for a one-line error.
@@ -37,6 +38,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         self.thread = thread
         self.durable = durable
         self.relaxed = relaxed
+        self.groups = SQLiteGroupCommit(durable: durable, relaxed: relaxed, gate: gate)
         self.checkpointer = checkpointer
         self.logger = logger
     }
@@ -93,21 +95,20 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [durable] in
-            try await body(durable)
-        }
+        try await exclusively { [groups] in await groups.statements(body) }.result()
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [durable, logger] in
-            try await runTransaction(on: durable, begin: "BEGIN IMMEDIATE", logger: logger, body)
-        }
+        try await exclusively { [groups] in await groups.transaction(.durable, body) }.result()
     }
 
     func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [relaxed, logger] in
-            try await runTransaction(on: relaxed, begin: "BEGIN IMMEDIATE", logger: logger, body)
-        }
+        try await exclusively { [groups] in await groups.transaction(.relaxed, body) }.result()
+    }
+
+    /// Groups committed so far.
+    var commitCount: Int {
+        get async throws { try await exclusively { [groups] in groups.commits } }
     }
 
     /// Runs `work` alone on the connections, on their thread.
@@ -126,7 +127,8 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         // and removes the WAL.
         await checkpointer.stop()
         defer { thread.stop() }
-        try await exclusively { [durable, relaxed] in
+        try await exclusively { [durable, relaxed, groups] in
+            groups.commitOpenGroup()
             do {
                 try relaxed.handle.close()
             } catch {

@@ -89,6 +89,13 @@ final class SQLiteHandle: @unchecked Sendable {
         }
     }
 
+    /// Whether a transaction is open (SQLite is not in autocommit mode). SQLite rolls a
+    /// transaction back by itself after some errors (a full disk, an I/O error).
+    var isInTransaction: Bool { sqlite_nio_sqlite3_get_autocommit(connection) == 0 }
+
+    /// Rows inserted, updated or deleted on this connection since it opened, rolled back or not.
+    var totalChanges: Int64 { sqlite_nio_sqlite3_total_changes64(connection) }
+
     /// Finalises every statement and closes the connection.
     func close() throws {
         guard let connection else { return }
