@@ -17,9 +17,18 @@ package enum SecureRandom {
         return data.prefix(count)
     }
 
-    /// An identifier: the type prefix and 128 random bits as 32 lowercase hex digits.
-    package static func identifier(_ prefix: IdentifierPrefix) -> String {
-        prefix.rawValue + Hex.lowercase(bytes(16))
+    /// An identifier: the type prefix and 32 lowercase hex digits, the time in milliseconds
+    /// since 1970 (48 bits, as in a version 7 UUID) followed by 80 random bits.
+    ///
+    /// The time first makes identifiers made later sort later, so a new row's key lands at the
+    /// end of its index, on the page the previous insert wrote, instead of on a random page of a
+    /// large index: fewer pages written per sign-in, and rows of one group commit share pages.
+    /// 80 random bits keep identifiers unguessable and unique.
+    package static func identifier(_ prefix: IdentifierPrefix, at now: Date = Date()) -> String {
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
+        var time = Data(count: 6)
+        for index in 0..<6 { time[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
+        return prefix.rawValue + Hex.lowercase(time + bytes(10))
     }
 }
 

@@ -91,6 +91,9 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             "PRAGMA busy_timeout = 5000",
             "PRAGMA wal_autocheckpoint = 10000",
             "PRAGMA cache_size = -32768",
+            // A grouped transaction's savepoint keeps the pages it changes in a sub-journal; in
+            // memory, not in a temporary file written (and paid for) on every change.
+            "PRAGMA temp_store = MEMORY",
         ])
     }
 

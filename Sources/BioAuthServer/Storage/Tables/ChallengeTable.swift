@@ -56,16 +56,20 @@ enum ChallengeTable {
     /// Reads authentication challenge `id` with its registration's owner and key, if the
     /// registration is of `kind` (whatever its status and the challenge's expiry: consuming decides).
     static func authentication(_ db: any SQLDatabase, id: String, kind: RegistrationKind) async throws -> Authentication? {
-        guard let row = try await db.raw("""
-            SELECT c.registration_id AS registration_id, c.challenge AS challenge,
-                   r.user_id AS user_id, r.algorithm AS algorithm, r.public_key AS public_key
-            FROM challenges c JOIN registrations r ON r.id = c.registration_id
-            WHERE c.id = \(bind: id) AND c.ceremony = \(bind: Int(Ceremony.authentication.rawValue))
-              AND r.kind = \(bind: kind.rawValue)
+        // Two lookups by primary key rather than one join: SQLite re-prepares that join on every
+        // new binding of the challenge id (its planner compares the bound value), which cost more
+        // than the second statement.
+        guard let challenge = try await db.raw("""
+            SELECT registration_id, challenge FROM challenges
+            WHERE id = \(bind: id) AND ceremony = \(unsafeRaw: String(Ceremony.authentication.rawValue))
             """).first() else { return nil }
-        return Authentication(registrationID: try row.decode(column: "registration_id", as: String.self),
-                              userID: try row.decode(column: "user_id", as: String.self),
-                              key: try StoredRegistration.publicKey(from: row),
-                              challenge: try row.decode(column: "challenge", as: Data.self))
+        let registrationID = try challenge.decode(column: "registration_id", as: String.self)
+        guard let registration = try await db.raw("""
+            SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(bind: registrationID) AND kind = \(bind: kind.rawValue)
+            """).first() else { return nil }
+        return Authentication(registrationID: registrationID,
+                              userID: try registration.decode(column: "user_id", as: String.self),
+                              key: try StoredRegistration.publicKey(from: registration),
+                              challenge: try challenge.decode(column: "challenge", as: Data.self))
     }
 }
