@@ -141,6 +141,8 @@ let package = Package(
                 "BioAuthServer",
                 "BioAuthTesting",
                 .product(name: "SQLKit", package: "sql-kit"),
+                // The SQLite floor drives SQLite's C API (VaporCSQLite, as BioAuthServer's SQLiteHandle does).
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 "BioAuthProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

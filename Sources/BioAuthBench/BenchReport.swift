@@ -31,6 +31,9 @@ package struct CPULimits: Codable, Sendable {
 package struct DatabaseReport: Codable, Sendable {
     /// `sqlite` or `postgres`.
     package var database: String
+    /// The floor, measured before and after the loads: the reference every throughput is
+    /// compared with.
+    package var floors: [FloorProbe]
     /// The database's own rate for the transactions of a biometric sign-in, measured before and
     /// after the loads.
     package var commitProbes: [BenchmarkDatabase.CommitRate]
@@ -55,6 +58,33 @@ package struct DatabaseReport: Codable, Sendable {
     package var growthP50Ratio: Double
     /// The most memory the server held resident in any of these runs, in bytes.
     package var serverPeakResidentBytes: Int
+}
+
+/// A biometric sign-in's database work with no server code: what the database allows.
+package struct FloorProbe: Codable, Sendable {
+    /// What ran the statements.
+    package var method: String
+    /// Sign-ins per second by connection count; SQLite's one writer is measured once, serially.
+    package var points: [FloorPoint]
+}
+
+/// The floor at one connection count.
+package struct FloorPoint: Codable, Sendable {
+    /// Concurrent connections (pgbench clients).
+    package var connections: Int
+    /// Sign-ins per second.
+    package var signInsPerSecond: Double
+}
+
+extension DatabaseReport {
+    /// The floor for `connections`: the best of the probes at that count, or at the nearest count
+    /// below it (SQLite's single measurement serves every count).
+    package func floor(connections: Int) -> Double {
+        floors.compactMap { probe in
+            probe.points.filter { $0.connections <= connections }.max { $0.connections < $1.connections }?.signInsPerSecond
+                ?? probe.points.first?.signInsPerSecond
+        }.max() ?? 0
+    }
 }
 
 /// One seeded size of the growth runs.

@@ -43,6 +43,7 @@ package struct BenchRunner: Sendable {
 
     private func run(on database: BenchOptions.Database, limits: CPULimits) async throws -> DatabaseReport {
         let name = database.name
+        var floors = [try await floor(on: database, label: "before the loads")]
         var probes = [try await commitRate(on: database, label: "before the loads")]
 
         var sweep: [LoadResult] = []
@@ -94,13 +95,14 @@ package struct BenchRunner: Sendable {
             throw BenchFailure("the growth list is empty")
         }
         probes.append(try await commitRate(on: database, label: "after the loads"))
+        floors.append(try await floor(on: database, label: "after the loads"))
         // The disk's speed drifts during a run (a shared VM's more than most); the limit is the
         // best the database showed.
         let commitLimit = probes.map(\.signInsPerSecond).max() ?? 0
         let limit = min(commitLimit, limits.p256VerificationsPerSecond)
         let limitedBy = commitLimit <= limits.p256VerificationsPerSecond ? "database commits" : "P-256 verification"
         return DatabaseReport(
-            database: name, commitProbes: probes, limit: limit, limitedBy: limitedBy, biometricSweep: sweep,
+            database: name, floors: floors, commitProbes: probes, limit: limit, limitedBy: limitedBy, biometricSweep: sweep,
             biometricRatioToLimit: best.throughput / limit, halfLoad: halfLoad, password: password,
             passwordRatioToHashRate: password.throughput / limits.passwordVerificationsPerSecond,
             growth: growth, growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
@@ -108,6 +110,32 @@ package struct BenchRunner: Sendable {
     }
 
     // MARK: Parts
+
+    /// The floor: a sign-in's statements with no server code, from a minimal program over
+    /// SQLite's C API (one writer, so one client) or from pgbench at each of the sweep's
+    /// connection counts, on a scratch database with as many accounts as devices sign in.
+    private func floor(on database: BenchOptions.Database, label: String) async throws -> FloorProbe {
+        progress.note("[\(database.name)] measuring the floor (the sign-in's statements without the server), \(label)")
+        let accounts = max(options.devices, 1)
+        return try await withScratchDatabase(database, "floor") { location in
+            let seeded = try await BenchmarkDatabase.with(location, maxConnections: 1, logger: logger) { db in
+                try await db.seedFloorAccounts(count: accounts)
+            }
+            switch database {
+            case .sqlite:
+                let count = try await SQLiteFloor.signIns(path: location, accounts: seeded, duration: options.probeDuration)
+                return FloorProbe(method: "SQLite C API, one connection per durability, one durable commit per sign-in",
+                                  points: [FloorPoint(connections: 1, signInsPerSecond: count.perSecond)])
+            case .postgres:
+                var points: [FloorPoint] = []
+                for connections in options.concurrency {
+                    let rate = try await PostgresFloor.signIns(url: location, accounts: accounts, clients: connections, duration: options.probeDuration)
+                    points.append(FloorPoint(connections: connections, signInsPerSecond: rate))
+                }
+                return FloorProbe(method: "pgbench -M prepared, the sign-in's statements as one script", points: points)
+            }
+        }
+    }
 
     /// The database's rate for a sign-in's transactions alone, on a scratch database.
     private func commitRate(on database: BenchOptions.Database, label: String) async throws -> BenchmarkDatabase.CommitRate {

@@ -102,14 +102,22 @@ package struct BenchmarkDatabase: Sendable {
     /// The values are written into the SQL text, not bound: binding goes through an `Encoder` per
     /// value, which made a million accounts take minutes. Every value is generated here (hex
     /// identifiers, fixed words, bytes as hex), so no quoting is needed.
+    ///
+    /// - Parameter numbered: Identifiers made from the account's number (``floorIdentifiers(_:)``)
+    ///   instead of fresh ones, so that a script can name the accounts.
     static func insertAccounts(
-        _ db: any SQLDatabase, flavor: SQLFlavor, count: Int, firstNumber: Int, passwordHash: String, expiredSessions: Bool, now: Date
+        _ db: any SQLDatabase, flavor: SQLFlavor, count: Int, firstNumber: Int, passwordHash: String, expiredSessions: Bool, now: Date,
+        numbered: Bool = false
     ) async throws -> [String] {
         precondition(!passwordHash.contains("'"))
         let created = now.addingTimeInterval(-7_200).millisecondsSince1970
         let expired = now.addingTimeInterval(-3_600).millisecondsSince1970
-        let userIDs = (0..<count).map { _ in SecureRandom.identifier(.user) }
-        let registrationIDs = (0..<count).map { _ in SecureRandom.identifier(.registration) }
+        let identifiers = (0..<count).map { index in
+            numbered ? floorIdentifiers(firstNumber + index + 1)
+                     : (user: SecureRandom.identifier(.user), registration: SecureRandom.identifier(.registration))
+        }
+        let userIDs = identifiers.map(\.user)
+        let registrationIDs = identifiers.map(\.registration)
         func bytes(_ data: Data) -> String {
             flavor == .sqlite ? "X'\(Hex.lowercase(data))'" : "'\\x\(Hex.lowercase(data))'::bytea"
         }
@@ -134,6 +142,23 @@ package struct BenchmarkDatabase: Sendable {
             }
         }
         return registrationIDs
+    }
+
+    /// The identifiers of account number `number` (from 1) of a floor probe: the prefix and the
+    /// number in 32 hex digits, as the floor's pgbench script writes them.
+    static func floorIdentifiers(_ number: Int) -> (user: String, registration: String) {
+        let digits = String(number, radix: 16)
+        let padded = String(repeating: "0", count: max(0, 32 - digits.count)) + digits
+        return ("usr_" + padded, "reg_" + padded)
+    }
+
+    /// Adds accounts 1 to `count` with ``floorIdentifiers(_:)``, for a floor probe; returns them.
+    func seedFloorAccounts(count: Int) async throws -> [(user: String, registration: String)] {
+        try await database.transaction { [flavor] db in
+            _ = try await Self.insertAccounts(db, flavor: flavor, count: count, firstNumber: 0, passwordHash: "unused",
+                                              expiredSessions: false, now: Date(), numbered: true)
+        }
+        return (1...count).map(Self.floorIdentifiers)
     }
 
     // MARK: The commit probe

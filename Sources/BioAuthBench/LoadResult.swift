@@ -28,4 +28,9 @@ package struct LoadResult: Codable, Sendable {
     package var serverBytesWrittenPerOperation: Double?
     /// The first failure, if any.
     package var firstError: String?
+
+    /// Server CPU time per operation, in microseconds.
+    package var serverCPUMicrosecondsPerOperation: Double {
+        throughput > 0 ? serverCPUCores / throughput * 1_000_000 : 0
+    }
 }

@@ -2,7 +2,7 @@ import BioAuthTesting
 import Foundation
 import Testing
 
-/// `bioauth bench --smoke`: every part of the benchmark runs (limits, commit probe, seeding,
+/// `bioauth bench --smoke`: every part of the benchmark runs (limits, floor, commit probe, seeding,
 /// enrolment, closed and open loops, password sign-in, growth, JSON), on the suite's database.
 /// Its figures mean nothing; the full benchmark is `scripts/bench` (docs/BENCHMARKS.md).
 @Suite("bioauth bench (smoke)", .serialized)
@@ -27,6 +27,11 @@ struct BenchSmokeTests {
         #expect(report.limits.passwordVerificationsPerSecond > 0)
         let database = try #require(report.databases.first)
         #expect(database.database == TestDatabase.current.rawValue)
+        #expect(database.floors.count == 2)
+        // SQLite's floor is one serial measurement; PostgreSQL's is pgbench at each of the sweep's counts.
+        let floorCounts = TestDatabase.current == .postgres ? [1, 4] : [1]
+        #expect(database.floors.allSatisfy { $0.points.map(\.connections) == floorCounts && $0.points.allSatisfy { $0.signInsPerSecond > 0 } })
+        #expect(bench.stdout.contains("× the floor"))
         #expect(database.commitProbes.count == 2 && database.commitProbes.allSatisfy { $0.signIns > 0 })
         #expect(database.biometricSweep.map(\.connections) == [1, 4])
         #expect(database.biometricSweep.allSatisfy { $0.operations > 0 && $0.errors == 0 && $0.latency.p50 > 0 })
@@ -54,9 +59,14 @@ private struct SmokeReport: Decodable {
         var latency: Latency
     }
     struct Probe: Decodable { var signIns: Int }
+    struct Floor: Decodable {
+        struct Point: Decodable { var connections: Int; var signInsPerSecond: Double }
+        var points: [Point]
+    }
     struct Point: Decodable { var accounts: Int }
     struct Database: Decodable {
         var database: String
+        var floors: [Floor]
         var commitProbes: [Probe]
         var biometricSweep: [Load]
         var halfLoad: Load

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The floor for PostgreSQL: pgbench running a biometric sign-in's statements, as the server
+/// sends them, at the sweep's client counts.
+///
+/// The script is one sign-in, as one pgbench transaction: the challenge's transaction (with
+/// `synchronous_commit` off, as the server commits it), the challenge read back, and the
+/// completion's transaction (durable). pgbench prepares each statement once per connection
+/// (`-M prepared`) and sends one statement per round trip, as a client library without
+/// pipelining does; what is left to the server is its own code.
+enum PostgresFloor {
+    /// The pgbench script for accounts numbered 1 to `accounts` (see ``BenchmarkDatabase/floorIdentifiers(_:)``).
+    static func script(accounts: Int) -> String {
+        // pgbench binds :n and :c as parameters of unknown type; the casts pick the functions.
+        let registration = "'reg_' || lpad(to_hex(:n::bigint), 32, '0')"
+        let user = "'usr_' || lpad(to_hex(:n::bigint), 32, '0')"
+        let now = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+        return """
+            \\set n random(1, \(accounts))
+            \\set c random(1, 4611686018427387903)
+            BEGIN;
+            SET LOCAL synchronous_commit = off;
+            SELECT 1 AS active FROM registrations WHERE id = \(registration) AND status = 'active';
+            INSERT INTO rate_windows (key, window_start, hits) VALUES ('challenges:' || \(registration), \(now) / 60000 * 60000, 1) ON CONFLICT (key) DO UPDATE SET hits = CASE WHEN rate_windows.window_start = excluded.window_start THEN rate_windows.hits + 1 ELSE 1 END, window_start = excluded.window_start RETURNING hits;
+            INSERT INTO challenges (id, registration_id, ceremony, challenge, created_at, expires_at) VALUES ('chl_' || lpad(to_hex(:c::bigint), 32, '0'), \(registration), 2, sha256(('c' || :c::bigint)::bytea), \(now), \(now) + 120000);
+            COMMIT;
+            SELECT registration_id, challenge FROM challenges WHERE id = 'chl_' || lpad(to_hex(:c::bigint), 32, '0') AND ceremony = 2;
+            SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(registration) AND kind = 'biometric';
+            BEGIN;
+            DELETE FROM challenges WHERE ceremony = 2 AND id = 'chl_' || lpad(to_hex(:c::bigint), 32, '0') RETURNING challenge, expires_at;
+            UPDATE registrations SET last_used_at = \(now) WHERE id = \(registration) AND status = 'active' RETURNING id;
+            SELECT id, username, created_at FROM users WHERE id = \(user);
+            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0);
+            INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ('evt_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), 'biometric.sign_in', 'success', \(now), \(registration), 'ses_' || lpad(to_hex(:c::bigint), 32, '0'));
+            COMMIT;
+
+            """
+    }
+
+    /// Sign-ins per second from pgbench with `clients` connections to the database at `url`,
+    /// over about `duration`.
+    ///
+    /// pgbench's own `-T` ends a run with `SIGALRM`, which a child of this process may inherit
+    /// blocked (it then never stops), so the run is sized in transactions instead: a short
+    /// calibration, then as many sign-ins per client as `duration` allows at that rate.
+    static func signIns(url: String, accounts: Int, clients: Int, duration: Duration) async throws -> Double {
+        let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-floor-\(getpid())-\(clients).sql")
+        try script(accounts: accounts).write(to: scriptURL, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: scriptURL) }
+        let threads = min(clients, ProcessInfo.processInfo.activeProcessorCount)
+        func rate(transactionsPerClient: Int) async throws -> Double {
+            let output = try await run(pgbench(), ["-n", "-M", "prepared", "-c", "\(clients)", "-j", "\(threads)",
+                                                   "-t", "\(transactionsPerClient)", "-f", scriptURL.path, url])
+            // "tps = 1234.567890 (without initial connection time)"
+            guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+                  let tps = Double(line.dropFirst(6).prefix { $0 != " " }) else {
+                throw BenchFailure("pgbench printed no rate: \(output.suffix(400))")
+            }
+            return tps
+        }
+        let estimate = try await rate(transactionsPerClient: 10)
+        let perClient = Int(estimate * duration.timeInterval / Double(clients))
+        return try await rate(transactionsPerClient: max(10, perClient))
+    }
+
+    /// pgbench from PATH, or from the PostgreSQL installation Debian puts under /usr/lib/postgresql.
+    static func pgbench() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = path.split(separator: ":").map { "\($0)/pgbench" }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/pgbench" }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BenchFailure("pgbench not found (PATH or /usr/lib/postgresql/*/bin): the PostgreSQL floor needs it")
+        }
+        return found
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.terminationHandler = { process in
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                if process.terminationStatus == 0 {
+                    continuation.resume(returning: text)
+                } else {
+                    continuation.resume(throwing: BenchFailure("pgbench exited with \(process.terminationStatus): \(text.suffix(600))"))
+                }
+            }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import BioAuthServer
+import Foundation
+// SQLite's C API, the same library (sqlite-nio's vendored copy) the server links.
+import VaporCSQLite
+
+/// The floor for SQLite: a biometric sign-in's database work from a minimal program over
+/// SQLite's C API, with no server code in the loop.
+///
+/// The database is made by the server's migrations (the same schema and indexes) and seeded with
+/// `registrations` accounts; the loop then runs, on one thread, the statements the server runs
+/// for one sign-in, with the server's settings (WAL, the same page cache):
+///
+/// - the challenge on a connection at `synchronous = NORMAL` (committed without an fsync, as the
+///   server's relaxed connection does): `BEGIN IMMEDIATE`, the registration check, the
+///   per-registration rate window, the challenge's insert, `COMMIT`;
+/// - the challenge read back, then its registration's key;
+/// - the completion on a connection at `synchronous = FULL`: `BEGIN IMMEDIATE`, the challenge's
+///   `DELETE … RETURNING`, the registration's last use, the user, the session's insert, the
+///   audit event's insert, `COMMIT`.
+///
+/// One durable commit per sign-in: what the server would reach if its own code cost nothing and
+/// it committed each sign-in on its own.
+enum SQLiteFloor {
+    /// The statements, as the server's tables write them (captured from a trace of a sign-in).
+    static let challengeStatements = [
+        "SELECT 1 AS active FROM registrations WHERE id = ?1 AND status = 'active'",
+        """
+        INSERT INTO rate_windows (key, window_start, hits) VALUES (?1, ?2, 1) ON CONFLICT (key) DO UPDATE SET \
+        hits = CASE WHEN rate_windows.window_start = excluded.window_start THEN rate_windows.hits + 1 ELSE 1 END, \
+        window_start = excluded.window_start RETURNING hits
+        """,
+        "INSERT INTO challenges (id, registration_id, ceremony, challenge, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    ]
+    static let readStatements = [
+        "SELECT registration_id, challenge FROM challenges WHERE id = ?1 AND ceremony = 2",
+        "SELECT user_id, algorithm, public_key FROM registrations WHERE id = ?1 AND kind = ?2",
+    ]
+    static let completionStatements = [
+        "DELETE FROM challenges WHERE ceremony = ?1 AND id = ?2 RETURNING challenge, expires_at",
+        "UPDATE registrations SET last_used_at = ?1 WHERE id = ?2 AND status = 'active' RETURNING id",
+        "SELECT id, username, created_at FROM users WHERE id = ?1",
+        """
+        INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, \
+        authenticated_at, password_change_required) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        """,
+        "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    ]
+
+    /// Sign-ins per second on the database file at `path` (already migrated and seeded; see
+    /// ``BenchmarkDatabase/floorAccounts(count:)``) over `duration`.
+    static func signIns(path: String, accounts: [(user: String, registration: String)], duration: Duration) async throws -> RateProbe.Count {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try run(path: path, accounts: accounts, duration: duration) })
+            }
+            thread.name = "sqlite-floor"
+            thread.start()
+        }
+    }
+
+    private static func run(path: String, accounts: [(user: String, registration: String)], duration: Duration) throws -> RateProbe.Count {
+        let settings = ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA cache_size = -32768"]
+        let relaxed = try Connection(path: path, settings: settings + ["PRAGMA synchronous = NORMAL"])
+        defer { relaxed.close() }
+        let durable = try Connection(path: path, settings: settings + ["PRAGMA synchronous = FULL"])
+        defer { durable.close() }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: duration)
+        var done = 0
+        while clock.now < deadline {
+            let account = accounts[done % accounts.count]
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let challengeID = SecureRandom.identifier(.challenge)
+            let sessionID = SecureRandom.identifier(.session)
+
+            try relaxed.run("BEGIN IMMEDIATE")
+            try relaxed.run(challengeStatements[0], .text(account.registration))
+            try relaxed.run(challengeStatements[1], .text("challenges:\(account.registration)"), .integer(now - now % 60_000))
+            try relaxed.run(challengeStatements[2], .text(challengeID), .text(account.registration), .integer(2), .blob(SecureRandom.bytes(32)),
+                            .integer(now), .integer(now + 120_000))
+            try relaxed.run("COMMIT")
+
+            try durable.run(readStatements[0], .text(challengeID))
+            try durable.run(readStatements[1], .text(account.registration), .text("biometric"))
+            try durable.run("BEGIN IMMEDIATE")
+            try durable.run(completionStatements[0], .integer(2), .text(challengeID))
+            try durable.run(completionStatements[1], .integer(now), .text(account.registration))
+            try durable.run(completionStatements[2], .text(account.user))
+            try durable.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),
+                            .text(account.registration), .null, .integer(now), .integer(now + 3_600_000), .integer(now), .integer(0))
+            try durable.run(completionStatements[4], .text(SecureRandom.identifier(.event)), .text(account.user), .text("biometric.sign_in"),
+                            .text("success"), .integer(now), .text(account.registration), .text(sessionID))
+            try durable.run("COMMIT")
+            done += 1
+        }
+        return RateProbe.Count(operations: done, seconds: start.duration(to: clock.now).timeInterval)
+    }
+
+    /// A bound value.
+    enum Value {
+        case integer(Int64), text(String), blob(Data), null
+    }
+
+    /// One connection and its prepared statements; nothing more than the loop needs.
+    private final class Connection {
+        private var handle: OpaquePointer?
+        private var statements: [String: OpaquePointer] = [:]
+
+        init(path: String, settings: [String]) throws {
+            guard sqlite_nio_sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+                defer { sqlite_nio_sqlite3_close(handle) }
+                throw BenchFailure("floor: cannot open \(path)")
+            }
+            for setting in settings { try run(setting) }
+        }
+
+        func close() {
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+            sqlite_nio_sqlite3_close(handle)
+        }
+
+        /// Runs `sql` with `values` bound to ?1, ?2, …, stepping through every row.
+        func run(_ sql: String, _ values: Value...) throws {
+            let statement = try prepared(sql)
+            defer { sqlite_nio_sqlite3_reset(statement) }
+            for (index, value) in values.enumerated() {
+                let position = Int32(index + 1)
+                switch value {
+                case .integer(let integer): sqlite_nio_sqlite3_bind_int64(statement, position, integer)
+                case .text(let text): sqlite_nio_sqlite3_bind_text(statement, position, text, -1, transient)
+                case .blob(let data): _ = data.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), transient) }
+                case .null: sqlite_nio_sqlite3_bind_null(statement, position)
+                }
+            }
+            var stepped = sqlite_nio_sqlite3_step(statement)
+            while stepped == SQLITE_ROW { stepped = sqlite_nio_sqlite3_step(statement) }
+            guard stepped == SQLITE_DONE else { throw failure(sql) }
+        }
+
+        private func prepared(_ sql: String) throws -> OpaquePointer {
+            if let statement = statements[sql] { return statement }
+            var statement: OpaquePointer?
+            guard sqlite_nio_sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure(sql) }
+            statements[sql] = statement
+            return statement
+        }
+
+        private func failure(_ sql: String) -> BenchFailure {
+            BenchFailure("floor: \(String(cString: sqlite_nio_sqlite3_errmsg(handle))) in \(sql.prefix(60))")
+        }
+    }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies a bound value before the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
