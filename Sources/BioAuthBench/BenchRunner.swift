@@ -4,8 +4,9 @@ import BioAuthTesting
 import Foundation
 import Logging
 
-/// Runs the whole benchmark: the machine's limits, then on each database the commit probe, the
-/// sweep, the half-load latency, password sign-in and the growth runs.
+/// Runs the whole benchmark: the machine's limits, then on each database the floor and the
+/// commit probe, the sweep, the half-load latency, password sign-in and the growth runs, then the
+/// floor and the probe again.
 package struct BenchRunner: Sendable {
     let options: BenchOptions
     let progress = ProgressLine()

@@ -9,9 +9,11 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Measure sign-in throughput, latency and server memory against this machine's limits.",
         discussion: """
             Starts `bioauth serve` on loopback for each database, drives it with many simulated devices, \
-            and prints every throughput also as a fraction of the lower of two limits measured in the \
-            same run: P-256 verifications per second on all cores, and the database's durable commit \
-            rate for a sign-in's transactions. Build with -c release; docs/BENCHMARKS.md explains the figures.
+            and prints every throughput also as a ratio to the floor measured in the same run: a sign-in's \
+            statements with no server code (a minimal program over SQLite's C API; pgbench for PostgreSQL), \
+            and as a fraction of the lower of two limits: P-256 verifications per second on all cores, and \
+            the commit rate of the server's sign-in transactions without HTTP. Build with -c release; \
+            docs/BENCHMARKS.md explains the figures.
             """
     )
 

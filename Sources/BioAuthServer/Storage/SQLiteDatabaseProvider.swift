@@ -23,7 +23,6 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
     let gate = AsyncGate()
-    private let logger: Logger
 
     /// Why the database could not be opened, in words fit for a one-line error.
     struct OpenError: Error, CustomStringConvertible {
@@ -33,14 +32,13 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     private init(
-        thread: SQLiteThread, durable: SQLiteThreadDatabase, relaxed: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer, logger: Logger
+        thread: SQLiteThread, durable: SQLiteThreadDatabase, relaxed: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer
     ) {
         self.thread = thread
         self.durable = durable
         self.relaxed = relaxed
         self.groups = SQLiteGroupCommit(durable: durable, relaxed: relaxed, gate: gate)
         self.checkpointer = checkpointer
-        self.logger = logger
     }
 
     /// Opens (creating if needed) the database file at `path`.
@@ -67,7 +65,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
                 thread: thread,
                 durable: SQLiteThreadDatabase(handle: durable, thread: thread, logger: logger),
                 relaxed: SQLiteThreadDatabase(handle: relaxed, thread: thread, logger: logger),
-                checkpointer: checkpointer, logger: logger)
+                checkpointer: checkpointer)
         } catch {
             try? await thread.perform { [opened] in
                 for handle in opened.reversed() { try? handle.close() }
