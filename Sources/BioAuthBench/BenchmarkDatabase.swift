@@ -169,9 +169,6 @@ package struct BenchmarkDatabase: Sendable {
         package var signIns: Int
         /// The measured time.
         package var seconds: Double
-        /// Commits one sign-in makes: the challenge (not waiting for the disk), then the
-        /// completion (durable).
-        package var commitsPerSignIn: Int
         /// Sign-ins per second.
         package var signInsPerSecond: Double { seconds > 0 ? Double(signIns) / seconds : 0 }
     }
@@ -195,6 +192,6 @@ package struct BenchmarkDatabase: Sendable {
             _ = try await biometrics.complete(attempt, minutes: ProtocolLimits.defaultSessionDurationMinutes, signatureIsValid: true)
             return 1
         }
-        return CommitRate(signIns: count.operations, seconds: count.seconds, commitsPerSignIn: 2)
+        return CommitRate(signIns: count.operations, seconds: count.seconds)
     }
 }

@@ -7,8 +7,8 @@ import VaporCSQLite
 /// SQLite's C API, with no server code in the loop.
 ///
 /// The database is made by the server's migrations (the same schema and indexes) and seeded with
-/// `registrations` accounts; the loop then runs, on one thread, the statements the server runs
-/// for one sign-in, with the server's settings (WAL, the same page cache):
+/// the given accounts; the loop then runs, on one thread, the statements the server runs for one
+/// sign-in, on connections with the server's settings (``SQLiteConnectionSettings``):
 ///
 /// - the challenge on a connection at `synchronous = NORMAL` (committed without an fsync, as the
 ///   server's relaxed connection does): `BEGIN IMMEDIATE`, the registration check, the
@@ -47,7 +47,7 @@ enum SQLiteFloor {
     ]
 
     /// Sign-ins per second on the database file at `path` (already migrated and seeded; see
-    /// ``BenchmarkDatabase/floorAccounts(count:)``) over `duration`.
+    /// ``BenchmarkDatabase/seedFloorAccounts(count:)``) over `duration`.
     static func signIns(path: String, accounts: [(user: String, registration: String)], duration: Duration) async throws -> RateProbe.Count {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
@@ -59,10 +59,9 @@ enum SQLiteFloor {
     }
 
     private static func run(path: String, accounts: [(user: String, registration: String)], duration: Duration) throws -> RateProbe.Count {
-        let settings = ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA cache_size = -32768"]
-        let relaxed = try Connection(path: path, settings: settings + ["PRAGMA synchronous = NORMAL"])
+        let relaxed = try Connection(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "NORMAL"))
         defer { relaxed.close() }
-        let durable = try Connection(path: path, settings: settings + ["PRAGMA synchronous = FULL"])
+        let durable = try Connection(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
         defer { durable.close() }
 
         let clock = ContinuousClock()

@@ -75,24 +75,9 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         }
     }
 
-    /// Opens one writing connection in WAL mode with the given `synchronous` setting. Runs on the
-    /// connection's thread.
+    /// Opens one writing connection with ``SQLiteConnectionSettings``. Runs on the connection's thread.
     private static func connect(path: String, synchronous: String) throws -> SQLiteHandle {
-        // busy_timeout waits in case another process (a backup, an operator) holds a lock. The
-        // checkpointer copies the WAL into the file; the automatic checkpoint stays as a backstop
-        // at 40 MB. The cache is 32 MiB of pages instead of SQLite's default 2 MiB, so that the
-        // inner pages of a million accounts' indexes stay in memory (docs/BENCHMARKS.md, growth).
-        try SQLiteHandle(path: path, settings: [
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA synchronous = \(synchronous)",
-            "PRAGMA foreign_keys = ON",
-            "PRAGMA busy_timeout = 5000",
-            "PRAGMA wal_autocheckpoint = 10000",
-            "PRAGMA cache_size = -32768",
-            // A grouped transaction's savepoint keeps the pages it changes in a sub-journal; in
-            // memory, not in a temporary file written (and paid for) on every change.
-            "PRAGMA temp_store = MEMORY",
-        ])
+        try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: synchronous))
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

@@ -1,0 +1,23 @@
+/// The settings of the server's writing SQLite connections, as PRAGMA statements; also what the
+/// benchmark's SQLite floor opens its connections with, so that it measures the same database.
+///
+/// busy_timeout waits in case another process (a backup, an operator) holds a lock. The
+/// checkpointer copies the WAL into the file; the automatic checkpoint stays as a backstop at
+/// 40 MB. The cache is 32 MiB of pages instead of SQLite's default 2 MiB, so that the inner pages
+/// of a million accounts' indexes stay in memory (docs/BENCHMARKS.md, growth).
+package enum SQLiteConnectionSettings {
+    /// The PRAGMA statements for a connection with the given `synchronous` setting (`FULL`, `NORMAL`).
+    package static func pragmas(synchronous: String) -> [String] {
+        [
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = \(synchronous)",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA busy_timeout = 5000",
+            "PRAGMA wal_autocheckpoint = 10000",
+            "PRAGMA cache_size = -32768",
+            // A grouped transaction's savepoint keeps the pages it changes in a sub-journal; in
+            // memory, not in a temporary file written (and paid for) on every change.
+            "PRAGMA temp_store = MEMORY",
+        ]
+    }
+}
