@@ -91,7 +91,7 @@ struct AccountAdministrationTests {
 
             let unknown = try ServeCommandTests.launch(["admin", "unlock", "--database", path, "nobody-here"])
             #expect(try await unknown.waitForExit() == 1)
-            #expect(unknown.stderr.split(separator: "\n").count == 1)
+            #expect(unknown.stderr.split(separator: "\n").count == 1, "stderr: \(unknown.stderr)")
             #expect(unknown.stderr.contains("no user named nobody-here"))
         }
     }
