@@ -191,6 +191,18 @@ enum Migrator {
                 "CREATE INDEX sessions_by_passkey ON sessions (passkey_id)",
             ]
         },
+        // Fewer b-trees written per session: the sessions a passkey signed in are found through
+        // their owner's sessions (`sessions_by_user`; passkeys are never deleted, so no foreign-key
+        // check needs the index), and only revoked sessions are indexed by revocation time (the
+        // purge's only use of it). `sessions_by_registration` stays: deleting a pending
+        // registration checks the foreign key through it.
+        Migration(version: 7, name: "fewer session indexes") { _ in
+            [
+                "DROP INDEX sessions_by_passkey",
+                "DROP INDEX sessions_by_revocation",
+                "CREATE INDEX sessions_by_revocation ON sessions (revoked_at) WHERE revoked_at IS NOT NULL",
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

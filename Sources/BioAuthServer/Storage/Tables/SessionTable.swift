@@ -85,15 +85,19 @@ enum SessionTable {
         case passkey(String)
     }
 
-    /// Ends every session `signer` signed in but `sparing`.
+    /// Ends every live session `signer` signed in but `sparing`. They are found through their
+    /// owner's live sessions (`sessions_by_user`), so that no index on `passkey_id` has to be
+    /// written at every sign-in.
     static func revokeSigned(_ db: any SQLDatabase, by signer: Signer, sparing sessionID: String?, now: Date) async throws {
-        let (column, id) = switch signer {
-        case .registration(let id): ("registration_id", id)
-        case .passkey(let id): ("passkey_id", id)
+        let (column, credentials, id) = switch signer {
+        case .registration(let id): ("registration_id", "registrations", id)
+        case .passkey(let id): ("passkey_id", "passkeys", id)
         }
         try await db.raw("""
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
-            WHERE \(unsafeRaw: column) = \(bind: id) AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
+            WHERE user_id = (SELECT user_id FROM \(unsafeRaw: credentials) WHERE id = \(bind: id))
+              AND expires_at > \(bind: now.millisecondsSince1970) AND \(unsafeRaw: column) = \(bind: id)
+              AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
             """).run()
     }
 
