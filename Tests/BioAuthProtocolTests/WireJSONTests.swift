@@ -33,6 +33,20 @@ struct WireJSONTests {
         }
     }
 
+    @Test("The calendar arithmetic agrees with Foundation's ISO 8601 format over years 1583–9999, leap days and day edges included")
+    func formatAgreesWithFoundation() {
+        let style = Date.ISO8601FormatStyle(timeZone: .gmt)
+        // Whole seconds, so that only the date and time of day are compared (the milliseconds are
+        // checked above); the first and last second of a few leap days and century years too.
+        // Foundation's calendar is Julian before October 1582, where RFC 3339's is Gregorian.
+        let edges: [TimeInterval] = [-12_212_553_600, -2_208_988_800, 951_782_400, 951_868_799, 4_107_542_400, 253_402_300_799, -1]
+        let samples = edges + (0..<2_000).map { _ in TimeInterval(Int64.random(in: -12_212_553_600...253_402_300_799)) }
+        for seconds in samples {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(WireJSON.formatTimestamp(date) == date.formatted(style).dropLast() + ".000Z", "\(seconds)")
+        }
+    }
+
     @Test("The timestamp is UTC whatever the process time zone")
     func utcOnly() {
         let text = WireJSON.formatTimestamp(Date(timeIntervalSince1970: Self.exampleSeconds))

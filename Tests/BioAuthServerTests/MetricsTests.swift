@@ -27,6 +27,9 @@ struct MetricsTests {
                 try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password!"))
             }
             try await server.api.call(.get, "/no/such/path")
+            for unusual in ["PROPFIND", "MKCOL"] {
+                try await server.api.call(try #require(HTTPRequest.Method(unusual)), "/no/such/path")
+            }
             try await server.server.refreshMetrics()
             let answer = try await Self.scrape(server)
             #expect(answer.status == .ok)
@@ -35,6 +38,9 @@ struct MetricsTests {
             let lines = Set(text.split(separator: "\n").map(String.init))
             #expect(lines.contains(#"bioauth_http_requests_total{route="/v1/users",method="POST",status="201"} 1"#), "\(text)")
             #expect(lines.contains(#"bioauth_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
+            // A client's method names cannot grow the metrics: the unusual ones are one `other`.
+            #expect(lines.contains(#"bioauth_http_requests_total{route="unmatched",method="other",status="404"} 2"#), "\(text)")
+            #expect(!text.contains("PROPFIND") && !text.contains("MKCOL"))
             #expect(lines.contains(#"bioauth_ceremonies_total{ceremony="registration",outcome="success"} 1"#))
             #expect(lines.contains(#"bioauth_ceremonies_total{ceremony="authentication",outcome="success"} 1"#))
             #expect(lines.contains(#"bioauth_lockouts_total{factor="password"} 1"#))

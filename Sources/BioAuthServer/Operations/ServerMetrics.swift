@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics, recorded through swift-metrics into this server's own
 /// Prometheus registry (not the process-wide `MetricsSystem`, so several servers in one process,
@@ -11,7 +12,7 @@ import Prometheus
 ///
 /// | metric | type | labels |
 /// |---|---|---|
-/// | `bioauth_http_requests_total` | counter | `route` (the route template, `unmatched` for unknown paths), `method`, `status` |
+/// | `bioauth_http_requests_total` | counter | `route` (the route template, `unmatched` for unknown paths), `method` (`other` for an unusual one), `status` |
 /// | `bioauth_http_request_duration_seconds` | histogram | `route`, `method` |
 /// | `bioauth_ceremonies_total` | counter | `ceremony` (`registration`, `authentication`), `outcome` (`success`, `failure` = refused signature or challenge, `rejected` = any other refusal) |
 /// | `bioauth_lockouts_total` | counter | `factor` (`password`, `pin`): factors this instance locked |
@@ -21,6 +22,22 @@ final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private let activeSessions: Prometheus.Gauge
+    /// The handles of each (route, method, status) seen, made once: looking them up in the
+    /// registry, which builds and hashes their label sets under its lock, cost more per request
+    /// than recording.
+    private let requestHandles = Mutex<[RequestKey: RequestHandles]>([:])
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private struct RequestHandles {
+        var count: Metrics.Counter
+        var duration: Metrics.Timer
+        var ceremony: Metrics.Counter?
+    }
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -35,19 +52,33 @@ final class ServerMetrics: Sendable {
 
     /// One answered request.
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
-        Metrics.Counter(label: "bioauth_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory)
-            .increment()
-        Metrics.Timer(label: "bioauth_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
-            .recordNanoseconds(nanoseconds)
-        let ceremony: String? = switch (method, route) {
+        let key = RequestKey(route: route, method: method, status: status)
+        let handles = requestHandles.withLock { handles in
+            if let known = handles[key] { return known }
+            let made = makeHandles(key)
+            handles[key] = made
+            return made
+        }
+        handles.count.increment()
+        handles.duration.recordNanoseconds(nanoseconds)
+        handles.ceremony?.increment()
+    }
+
+    private func makeHandles(_ key: RequestKey) -> RequestHandles {
+        let ceremony: String? = switch (key.method, key.route) {
         case (Endpoint.signInWithBiometric.method.rawValue, Endpoint.signInWithBiometric.template): "authentication"
         case (Endpoint.verifyRegistration.method.rawValue, Endpoint.verifyRegistration.template): "registration"
         default: nil
         }
-        if let ceremony {
-            let outcome = status == 200 ? "success" : status == 401 ? "failure" : "rejected"
-            Metrics.Counter(label: "bioauth_ceremonies_total", dimensions: [("ceremony", ceremony), ("outcome", outcome)], factory: factory).increment()
-        }
+        let outcome = key.status == 200 ? "success" : key.status == 401 ? "failure" : "rejected"
+        return RequestHandles(
+            count: Metrics.Counter(label: "bioauth_http_requests_total",
+                                   dimensions: [("route", key.route), ("method", key.method), ("status", "\(key.status)")], factory: factory),
+            duration: Metrics.Timer(label: "bioauth_http_request_duration_seconds",
+                                    dimensions: [("route", key.route), ("method", key.method)], factory: factory),
+            ceremony: ceremony.map {
+                Metrics.Counter(label: "bioauth_ceremonies_total", dimensions: [("ceremony", $0), ("outcome", outcome)], factory: factory)
+            })
     }
 
     /// A factor was locked by its threshold-th failure.
@@ -91,9 +122,13 @@ struct MetricsRecordingMiddleware: RouterMiddleware {
         }
     }
 
+    /// The methods counted under their own name; any other (a client may send any token) is
+    /// `other`, so that requests cannot grow the metrics without bound.
+    private static let namedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
     private func record(route: String, method: String, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = (ContinuousClock.now - start).components
-        metrics.request(route: route, method: method, status: status,
+        metrics.request(route: route, method: Self.namedMethods.contains(method) ? method : "other", status: status,
                         nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
     }
 }
