@@ -125,7 +125,7 @@ package struct BenchRunner: Sendable {
             switch database {
             case .sqlite:
                 let count = try await SQLiteFloor.signIns(path: location, accounts: seeded, duration: options.probeDuration)
-                return FloorProbe(method: "SQLite C API, one connection per durability, one durable commit per sign-in",
+                return FloorProbe(method: "SQLite C API, one connection, one durable commit per sign-in",
                                   points: [FloorPoint(connections: 1, signInsPerSecond: count.perSecond)])
             case .postgres:
                 var points: [FloorPoint] = []

@@ -8,15 +8,16 @@ import VaporCSQLite
 ///
 /// The database is made by the server's migrations (the same schema and indexes) and seeded with
 /// the given accounts; the loop then runs, on one thread, the statements the server runs for one
-/// sign-in, on connections with the server's settings (``SQLiteConnectionSettings``):
+/// sign-in, on one connection with the server's settings (``SQLiteConnectionSettings``), as the
+/// server does:
 ///
-/// - the challenge on a connection at `synchronous = NORMAL` (committed without an fsync, as the
-///   server's relaxed connection does): `BEGIN IMMEDIATE`, the registration check, the
+/// - the challenge at `synchronous = NORMAL` (committed without an fsync, as the server commits a
+///   challenge that finds no group open): `BEGIN IMMEDIATE`, the registration check, the
 ///   per-registration rate window, the challenge's insert, `COMMIT`;
 /// - the challenge read back, then its registration's key;
-/// - the completion on a connection at `synchronous = FULL`: `BEGIN IMMEDIATE`, the challenge's
-///   `DELETE … RETURNING`, the registration's last use, the user, the session's insert, the
-///   audit event's insert, `COMMIT`.
+/// - the completion at `synchronous = FULL`: `BEGIN IMMEDIATE`, the challenge's `DELETE …
+///   RETURNING`, the registration's last use, the user, the session's insert, the audit event's
+///   insert, `COMMIT`.
 ///
 /// One durable commit per sign-in: what the server would reach if its own code cost nothing and
 /// it committed each sign-in on its own.
@@ -59,10 +60,8 @@ enum SQLiteFloor {
     }
 
     private static func run(path: String, accounts: [(user: String, registration: String)], duration: Duration) throws -> RateProbe.Count {
-        let relaxed = try Connection(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "NORMAL"))
-        defer { relaxed.close() }
-        let durable = try Connection(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
-        defer { durable.close() }
+        let connection = try Connection(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
+        defer { connection.close() }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -74,24 +73,26 @@ enum SQLiteFloor {
             let challengeID = SecureRandom.identifier(.challenge)
             let sessionID = SecureRandom.identifier(.session)
 
-            try relaxed.run("BEGIN IMMEDIATE")
-            try relaxed.run(challengeStatements[0], .text(account.registration))
-            try relaxed.run(challengeStatements[1], .text("challenges:\(account.registration)"), .integer(now - now % 60_000))
-            try relaxed.run(challengeStatements[2], .text(challengeID), .text(account.registration), .integer(2), .blob(SecureRandom.bytes(32)),
+            try connection.run("PRAGMA synchronous = NORMAL")
+            try connection.run("BEGIN IMMEDIATE")
+            try connection.run(challengeStatements[0], .text(account.registration))
+            try connection.run(challengeStatements[1], .text("challenges:\(account.registration)"), .integer(now - now % 60_000))
+            try connection.run(challengeStatements[2], .text(challengeID), .text(account.registration), .integer(2), .blob(SecureRandom.bytes(32)),
                             .integer(now), .integer(now + 120_000))
-            try relaxed.run("COMMIT")
+            try connection.run("COMMIT")
+            try connection.run("PRAGMA synchronous = FULL")
 
-            try durable.run(readStatements[0], .text(challengeID))
-            try durable.run(readStatements[1], .text(account.registration), .text("biometric"))
-            try durable.run("BEGIN IMMEDIATE")
-            try durable.run(completionStatements[0], .integer(2), .text(challengeID))
-            try durable.run(completionStatements[1], .integer(now), .text(account.registration))
-            try durable.run(completionStatements[2], .text(account.user))
-            try durable.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),
+            try connection.run(readStatements[0], .text(challengeID))
+            try connection.run(readStatements[1], .text(account.registration), .text("biometric"))
+            try connection.run("BEGIN IMMEDIATE")
+            try connection.run(completionStatements[0], .integer(2), .text(challengeID))
+            try connection.run(completionStatements[1], .integer(now), .text(account.registration))
+            try connection.run(completionStatements[2], .text(account.user))
+            try connection.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),
                             .text(account.registration), .null, .integer(now), .integer(now + 3_600_000), .integer(now), .integer(0))
-            try durable.run(completionStatements[4], .text(SecureRandom.identifier(.event)), .text(account.user), .text("biometric.sign_in"),
+            try connection.run(completionStatements[4], .text(SecureRandom.identifier(.event)), .text(account.user), .text("biometric.sign_in"),
                             .text("success"), .integer(now), .text(account.registration), .text(sessionID))
-            try durable.run("COMMIT")
+            try connection.run("COMMIT")
             done += 1
         }
         return RateProbe.Count(operations: done, seconds: start.duration(to: clock.now).timeInterval)

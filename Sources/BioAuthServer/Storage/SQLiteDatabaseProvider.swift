@@ -4,22 +4,20 @@ import SQLKit
 
 /// The embedded database: one SQLite file in WAL mode with durable, grouped commits.
 ///
-/// Writes go through two connections behind one ``AsyncGate``, so that a transaction never
-/// interleaves with another task's statements and writers queue instead of failing with
-/// `SQLITE_BUSY`: the durable one (`synchronous = FULL`: a commit syncs the WAL before the
-/// server answers) for everything, and the relaxed one (`synchronous = NORMAL`) for
-/// ``transactionWithoutWaitingForDisk(_:)`` when no durable commit is being gathered.
-/// Transactions that queue while others run share one commit (``SQLiteGroupCommit``).
+/// Reads and writes go through one connection behind one ``AsyncGate``, so that a transaction
+/// never interleaves with another task's statements and writers queue instead of failing with
+/// `SQLITE_BUSY`. It runs at `synchronous = FULL` (a commit syncs the WAL before the server
+/// answers), but for ``transactionWithoutWaitingForDisk(_:)`` alone, and transactions that queue
+/// while others run share one commit (``SQLiteGroupCommit``).
 ///
-/// Both connections live on one ``SQLiteThread``, and each transaction runs there from `BEGIN`
-/// to `COMMIT` without leaving it. A third connection, on a thread of its own, checkpoints the
+/// The connection lives on one ``SQLiteThread``, and each transaction runs there from `BEGIN`
+/// to `COMMIT` without leaving it. A second connection, on a thread of its own, checkpoints the
 /// WAL into the database file every 200 ms (``SQLiteCheckpointer``), so that no request waits for
 /// a checkpoint.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
     private let thread: SQLiteThread
-    private let durable: SQLiteThreadDatabase
-    private let relaxed: SQLiteThreadDatabase
+    private let connection: SQLiteThreadDatabase
     private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
     let gate = AsyncGate()
@@ -31,13 +29,10 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(
-        thread: SQLiteThread, durable: SQLiteThreadDatabase, relaxed: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer
-    ) {
+    private init(thread: SQLiteThread, connection: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer) {
         self.thread = thread
-        self.durable = durable
-        self.relaxed = relaxed
-        self.groups = SQLiteGroupCommit(durable: durable, relaxed: relaxed, gate: gate)
+        self.connection = connection
+        self.groups = SQLiteGroupCommit(database: connection, gate: gate)
         self.checkpointer = checkpointer
     }
 
@@ -49,35 +44,25 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
         let thread = SQLiteThread(name: "sqlite")
-        var opened: [SQLiteHandle] = []
+        var opened: SQLiteHandle?
         do {
-            let durable = try await thread.perform { try connect(path: path, synchronous: "FULL") }
-            opened.append(durable)
-            let relaxed = try await thread.perform { try connect(path: path, synchronous: "NORMAL") }
-            opened.append(relaxed)
+            let handle = try await thread.perform {
+                try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
+            }
+            opened = handle
             // Probe that the file is writable now, not on the first sign-in.
             try await thread.perform {
-                try durable.execute("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)", [])
-                try durable.execute("DROP TABLE bioauth_probe", [])
+                try handle.execute("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)", [])
+                try handle.execute("DROP TABLE bioauth_probe", [])
             }
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
-                thread: thread,
-                durable: SQLiteThreadDatabase(handle: durable, thread: thread, logger: logger),
-                relaxed: SQLiteThreadDatabase(handle: relaxed, thread: thread, logger: logger),
-                checkpointer: checkpointer)
+                thread: thread, connection: SQLiteThreadDatabase(handle: handle, thread: thread, logger: logger), checkpointer: checkpointer)
         } catch {
-            try? await thread.perform { [opened] in
-                for handle in opened.reversed() { try? handle.close() }
-            }
+            try? await thread.perform { [opened] in try? opened?.close() }
             thread.stop()
             throw OpenError(path: path, reason: String(describing: error))
         }
-    }
-
-    /// Opens one writing connection with ``SQLiteConnectionSettings``. Runs on the connection's thread.
-    private static func connect(path: String, synchronous: String) throws -> SQLiteHandle {
-        try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: synchronous))
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -109,19 +94,13 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func shutdown() async throws {
-        // The durable connection closes last: the last close checkpoints the WAL, syncs the file
-        // and removes the WAL.
+        // The connection closes last: the last close checkpoints the WAL, syncs the file and
+        // removes the WAL.
         await checkpointer.stop()
         defer { thread.stop() }
-        try await exclusively { [durable, relaxed, groups] in
+        try await exclusively { [connection, groups] in
             groups.commitOpenGroup()
-            do {
-                try relaxed.handle.close()
-            } catch {
-                try? durable.handle.close()
-                throw error
-            }
-            try durable.handle.close()
+            try connection.handle.close()
         }
     }
 }

@@ -13,10 +13,12 @@ import Synchronization
 ///
 /// A transaction that need not wait for the disk (a challenge, see
 /// ``DatabaseProvider/transactionWithoutWaitingForDisk(_:)``) joins the open group if there is
-/// one, and is answered without waiting for its commit. With no group open it runs on a second
-/// connection kept at `synchronous = NORMAL` (SQLite refuses to change that setting inside a
-/// transaction), which commits without an fsync; the WAL is one file, written in order, so the
-/// next durable commit covers it.
+/// one, and is answered without waiting for its commit. With no group open it runs alone with the
+/// connection switched to `synchronous = NORMAL` (between transactions: SQLite takes the setting
+/// only outside one), so its commit waits for no fsync; the WAL is one file, written in order, so
+/// the next durable commit covers it. The connection is back at `FULL` before any other
+/// transaction begins. (A second connection kept at `NORMAL` did the same, but each connection's
+/// commits emptied the other's page cache, and every transaction read its pages again.)
 ///
 /// Only the holder of the provider's gate calls it, on the connection's thread.
 final class SQLiteGroupCommit: @unchecked Sendable {
@@ -40,26 +42,26 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     private let handle: SQLiteHandle
     private let database: SQLiteThreadDatabase
-    private let relaxed: SQLiteThreadDatabase
     private let gate: AsyncGate
+    /// Whether the connection is at `synchronous = FULL`, as every transaction but a relaxed one
+    /// alone needs it.
+    private var syncsCommits = true
     private var open: CommitGroup?
     private var members = 0
     /// Groups committed so far (for tests and diagnostics).
     private(set) var commits = 0
 
-    /// Group commit over `durable` (`synchronous = FULL`), with `relaxed` (`synchronous =
-    /// NORMAL`) for relaxed transactions when no group is open; both behind `gate`.
-    init(durable: SQLiteThreadDatabase, relaxed: SQLiteThreadDatabase, gate: AsyncGate) {
-        self.handle = durable.handle
-        self.database = durable
-        self.relaxed = relaxed
+    /// Group commit over `database` (opened at `synchronous = FULL`), behind `gate`.
+    init(database: SQLiteThreadDatabase, gate: AsyncGate) {
+        self.handle = database.handle
+        self.database = database
         self.gate = gate
     }
 
     /// Runs `body` as one transaction in the open group, or in a new one.
     func transaction<T: Sendable>(_ durability: Durability, _ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
         if durability == .relaxed && open == nil {
-            return Receipt(outcome: await Self.alone(on: relaxed, body), awaiting: nil)
+            return Receipt(outcome: await aloneWithoutSync(body), awaiting: nil)
         }
         let changesBefore = handle.totalChanges
         let group: CommitGroup
@@ -68,6 +70,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             group = open
         } else {
             do {
+                try syncCommits()
                 try handle.execute("BEGIN IMMEDIATE", [])
             } catch {
                 return Receipt(outcome: .failure(error), awaiting: nil)
@@ -107,6 +110,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     func statements<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
         if open != nil { return await transaction(.durable, body) }
         do {
+            try syncCommits()
             return Receipt(outcome: .success(try await body(database)), awaiting: nil)
         } catch {
             return Receipt(outcome: .failure(error), awaiting: nil)
@@ -147,18 +151,31 @@ final class SQLiteGroupCommit: @unchecked Sendable {
         }
     }
 
-    /// One transaction of its own on `database`: committed when `body` returns, rolled back when it throws.
-    private static func alone<T: Sendable>(on database: SQLiteThreadDatabase, _ body: (any SQLDatabase) async throws -> T) async -> Result<T, any Error> {
-        let handle = database.handle
+    /// One transaction of its own whose commit waits for no fsync: committed when `body`
+    /// returns, rolled back when it throws, with the connection at `synchronous = NORMAL` meanwhile.
+    private func aloneWithoutSync<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Result<T, any Error> {
+        let outcome: Result<T, any Error>
         do {
+            try handle.execute("PRAGMA synchronous = NORMAL", [])
+            syncsCommits = false
             try handle.execute("BEGIN IMMEDIATE", [])
             let value = try await body(database)
             try handle.execute("COMMIT", [])
-            return .success(value)
+            outcome = .success(value)
         } catch {
             if handle.isInTransaction { try? handle.execute("ROLLBACK", []) }
-            return .failure(error)
+            outcome = .failure(error)
         }
+        // Back to FULL now; should that fail, the next transaction tries again before it begins.
+        try? syncCommits()
+        return outcome
+    }
+
+    /// Puts the connection back at `synchronous = FULL` if a relaxed transaction left it at `NORMAL`.
+    private func syncCommits() throws {
+        guard !syncsCommits else { return }
+        try handle.execute("PRAGMA synchronous = FULL", [])
+        syncsCommits = true
     }
 
     private func commit(_ group: CommitGroup) {
