@@ -77,7 +77,11 @@ package struct BenchRunner: Sendable {
                         connections: best.connections, label: "[\(name)] biometric saturated, \(accounts) accounts", signIn)
                     if halfLoad == nil {
                         halfLoad = half
-                        password = try await load.closedLoop(
+                        // At least 3 s: a bcrypt verification takes tens of milliseconds, and a
+                        // smoke run's second could otherwise end before any completes.
+                        let passwordLoad = LoadGenerator(server: server, warmup: options.warmup, duration: max(options.duration, .seconds(3)),
+                                                         progress: progress)
+                        password = try await passwordLoad.closedLoop(
                             connections: options.passwordConnections, label: "[\(name)] password sign-in",
                             passwordSignIn(enrolled.accounts))
                     }

@@ -3,11 +3,11 @@ import Foundation
 /// The floor for PostgreSQL: pgbench running a biometric sign-in's statements, as the server
 /// sends them, at the sweep's client counts.
 ///
-/// The script is one sign-in, as one pgbench transaction: the challenge's transaction (with
-/// `synchronous_commit` off, as the server commits it), the challenge read back, and the
-/// completion's transaction (durable). pgbench prepares each statement once per connection
-/// (`-M prepared`) and sends one statement per round trip, as a client library without
-/// pipelining does; what is left to the server is its own code.
+/// The script is one sign-in, as one pgbench transaction: the challenge's registration check
+/// (issuing writes nothing), the registration's key, and the completion's transaction (durable).
+/// pgbench prepares each statement once per connection (`-M prepared`) and sends one statement per
+/// round trip, as a client library without pipelining does; what is left to the server is its
+/// own code.
 enum PostgresFloor {
     /// The pgbench script for accounts numbered 1 to `accounts` (see ``BenchmarkDatabase/floorIdentifiers(_:)``).
     static func script(accounts: Int) -> String {
@@ -18,16 +18,10 @@ enum PostgresFloor {
         return """
             \\set n random(1, \(accounts))
             \\set c random(1, 4611686018427387903)
-            BEGIN;
-            SET LOCAL synchronous_commit = off;
             SELECT 1 AS active FROM registrations WHERE id = \(registration) AND status = 'active';
-            INSERT INTO rate_windows (key, window_start, hits) VALUES ('challenges:' || \(registration), \(now) / 60000 * 60000, 1) ON CONFLICT (key) DO UPDATE SET hits = CASE WHEN rate_windows.window_start = excluded.window_start THEN rate_windows.hits + 1 ELSE 1 END, window_start = excluded.window_start RETURNING hits;
-            INSERT INTO challenges (id, registration_id, ceremony, challenge, created_at, expires_at) VALUES ('chl_' || lpad(to_hex(:c::bigint), 32, '0'), \(registration), 2, sha256(('c' || :c::bigint)::bytea), \(now), \(now) + 120000);
-            COMMIT;
-            SELECT registration_id, challenge FROM challenges WHERE id = 'chl_' || lpad(to_hex(:c::bigint), 32, '0') AND ceremony = 2;
             SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(registration) AND kind = 'biometric';
             BEGIN;
-            DELETE FROM challenges WHERE ceremony = 2 AND id = 'chl_' || lpad(to_hex(:c::bigint), 32, '0') RETURNING challenge, expires_at;
+            INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 84, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
             UPDATE registrations SET last_used_at = \(now) WHERE id = \(registration) AND status = 'active' RETURNING id;
             SELECT id, username, created_at FROM users WHERE id = \(user);
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0);

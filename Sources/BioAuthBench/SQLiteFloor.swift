@@ -8,16 +8,12 @@ import VaporCSQLite
 ///
 /// The database is made by the server's migrations (the same schema and indexes) and seeded with
 /// the given accounts; the loop then runs, on one thread, the statements the server runs for one
-/// sign-in, on one connection with the server's settings (``SQLiteConnectionSettings``), as the
-/// server does:
+/// sign-in, on one connection with the server's settings (``SQLiteConnectionSettings``):
 ///
-/// - the challenge at `synchronous = NORMAL` (committed without an fsync, as the server commits a
-///   challenge that finds no group open): `BEGIN IMMEDIATE`, the registration check, the
-///   per-registration rate window, the challenge's insert, `COMMIT`;
-/// - the challenge read back, then its registration's key;
-/// - the completion at `synchronous = FULL`: `BEGIN IMMEDIATE`, the challenge's `DELETE …
-///   RETURNING`, the registration's last use, the user, the session's insert, the audit event's
-///   insert, `COMMIT`.
+/// - the challenge: the registration check (issuing writes nothing);
+/// - the registration's key;
+/// - the completion: `BEGIN IMMEDIATE`, the challenge's spent id, the registration's last use,
+///   the user, the session's insert, the audit event's insert, `COMMIT`.
 ///
 /// One durable commit per sign-in: what the server would reach if its own code cost nothing and
 /// it committed each sign-in on its own.
@@ -25,19 +21,12 @@ enum SQLiteFloor {
     /// The statements, as the server's tables write them (captured from a trace of a sign-in).
     static let challengeStatements = [
         "SELECT 1 AS active FROM registrations WHERE id = ?1 AND status = 'active'",
-        """
-        INSERT INTO rate_windows (key, window_start, hits) VALUES (?1, ?2, 1) ON CONFLICT (key) DO UPDATE SET \
-        hits = CASE WHEN rate_windows.window_start = excluded.window_start THEN rate_windows.hits + 1 ELSE 1 END, \
-        window_start = excluded.window_start RETURNING hits
-        """,
-        "INSERT INTO challenges (id, registration_id, ceremony, challenge, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     ]
     static let readStatements = [
-        "SELECT registration_id, challenge FROM challenges WHERE id = ?1 AND ceremony = 2",
         "SELECT user_id, algorithm, public_key FROM registrations WHERE id = ?1 AND kind = ?2",
     ]
     static let completionStatements = [
-        "DELETE FROM challenges WHERE ceremony = ?1 AND id = ?2 RETURNING challenge, expires_at",
+        "INSERT INTO spent_challenges (id) VALUES (?1) ON CONFLICT (id) DO NOTHING RETURNING id",
         "UPDATE registrations SET last_used_at = ?1 WHERE id = ?2 AND status = 'active' RETURNING id",
         "SELECT id, username, created_at FROM users WHERE id = ?1",
         """
@@ -70,22 +59,14 @@ enum SQLiteFloor {
         while clock.now < deadline {
             let account = accounts[done % accounts.count]
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let challengeID = SecureRandom.identifier(.challenge)
+            // As long as the server's, and like it beginning with the expiry.
+            let challengeID = SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(32))
             let sessionID = SecureRandom.identifier(.session)
 
-            try connection.run("PRAGMA synchronous = NORMAL")
-            try connection.run("BEGIN IMMEDIATE")
             try connection.run(challengeStatements[0], .text(account.registration))
-            try connection.run(challengeStatements[1], .text("challenges:\(account.registration)"), .integer(now - now % 60_000))
-            try connection.run(challengeStatements[2], .text(challengeID), .text(account.registration), .integer(2), .blob(SecureRandom.bytes(32)),
-                            .integer(now), .integer(now + 120_000))
-            try connection.run("COMMIT")
-            try connection.run("PRAGMA synchronous = FULL")
-
-            try connection.run(readStatements[0], .text(challengeID))
-            try connection.run(readStatements[1], .text(account.registration), .text("biometric"))
+            try connection.run(readStatements[0], .text(account.registration), .text("biometric"))
             try connection.run("BEGIN IMMEDIATE")
-            try connection.run(completionStatements[0], .integer(2), .text(challengeID))
+            try connection.run(completionStatements[0], .text(challengeID))
             try connection.run(completionStatements[1], .integer(now), .text(account.registration))
             try connection.run(completionStatements[2], .text(account.user))
             try connection.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),

@@ -16,8 +16,11 @@ package struct AuthServer: Sendable {
     package let configuration: ServerConfiguration
     /// The database it serves.
     package let database: any DatabaseProvider
-    /// The keys PIN hashes are made with (the current one also keys passkey sign-in decoys).
+    /// The keys PIN hashes are made with (the current one also keys passkey sign-in decoys and
+    /// authentication challenges).
     let pinKeys: PINKeyRing
+    /// This instance's count of authentication challenges per registration.
+    let challengeRate: ChallengeRateLimit
     /// The passkey relying party: id, origins, requirements, attestation roots.
     let relyingParty: RelyingParty
     private let logger: Logger
@@ -29,6 +32,7 @@ package struct AuthServer: Sendable {
         let database = try await openDatabase(configuration, logger: logger)
         do {
             return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration),
+                              challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
                               relyingParty: try relyingParty(configuration), logger: logger)
         } catch {
             try? await database.shutdown()
@@ -214,7 +218,7 @@ package struct AuthServer: Sendable {
     func biometricService(sessions: SessionService) -> BiometricService {
         BiometricService(
             database: database, sessions: sessions, time: configuration.timeSource, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, challengesPerRegistrationPerMinute: configuration.challengesPerRegistrationPerMinute)
+            challengeTTL: configuration.challengeTTL, challengeKeys: pinKeys, challengeRate: challengeRate)
     }
 
     /// The router with every route of the contract, each recorded in `catalog` (which also tells
@@ -237,7 +241,7 @@ package struct AuthServer: Sendable {
             accounts: accountService,
             passwordSignIn: passwordSignIn,
             pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
-                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID))
+                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys))
         let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions), registrations: registrations)
         let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, sessions: sessions, time: time,
                                                  challengeTTL: configuration.challengeTTL, decoyKey: pinKeys.current)
@@ -252,7 +256,7 @@ package struct AuthServer: Sendable {
         let sessionRoutes = SessionRoutes(
             sessions: sessions,
             reauthentication: ReauthenticationService(database: database, hasher: hasher, guarded: guarded, time: time,
-                                                      relyingPartyID: configuration.relyingPartyID))
+                                                      relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys))
 
         let router = Router(context: BioAuthRequestContext.self)
         // Method and path only: no headers (they carry the bearer token), never bodies.

@@ -23,7 +23,7 @@ struct ChallengeRulesTests {
         try await server.api.expectError(code, .post, "/v1/sessions/biometric", json: body, sourceLocation: sourceLocation)
         let after = try await server.snapshot()
         // The challenge is spent and the failure audited (audit ids advance sqlite_sequence); nothing else moves.
-        let allowed = ["challenges", "audit_events", "audit_tallies", "sqlite_sequence"]
+        let allowed = ["spent_challenges", "audit_events", "audit_tallies", "sqlite_sequence"]
         #expect(after.excluding(allowed) == before.excluding(allowed), sourceLocation: sourceLocation)
     }
 
@@ -186,6 +186,33 @@ struct ChallengeRulesTests {
             _ = try await enrolled(server, key)
             try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "chl_00000000000000000000000000000000", signature: Data(repeating: 1, count: 64)))
             try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "", signature: Data()))
+        }
+    }
+
+    @Test("a forged or altered challenge id is challenge_invalid and writes nothing, not even a spent id; the real one still works")
+    func alteredChallengeID() async throws {
+        try await TestServer.run { server in
+            let key = SoftwareDeviceKey.es256()
+            let (account, registration) = try await enrolled(server, key)
+            let other = try await server.api.register(.es256(), token: account.sessionToken)
+            let challenge = try await server.api.challenge(for: registration.id)
+            let signature = key.sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
+            let digits = Array(challenge.challengeID.dropFirst(4))
+            // One digit changed in the expiry, the random part, the registration and the tag; and
+            // the challenge moved to the user's other key with its tag kept.
+            var forged = [6, 20, 40, 80].map { position in
+                var altered = digits
+                altered[position] = altered[position] == "0" ? "1" : "0"
+                return "chl_" + String(altered)
+            }
+            forged.append("chl_" + String(digits[0..<32]) + other.id.dropFirst(4) + String(digits[64...]))
+            let before = try await server.snapshot()
+            for id in forged {
+                try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/biometric", json: BiometricSignInRequest(challengeID: id, signature: signature))
+            }
+            #expect(try await server.snapshot() == before)
+            _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric",
+                                            json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
         }
     }
 

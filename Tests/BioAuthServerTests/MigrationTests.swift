@@ -48,7 +48,7 @@ struct MigrationTests {
         }
     }
 
-    @Test("SQLite runs in WAL mode; only transactionWithoutWaitingForDisk commits without syncing")
+    @Test("SQLite runs in WAL mode, and every commit syncs")
     func durableSettings() async throws {
         try await withDatabaseFile { path in
             let database = try await SQLiteDatabaseProvider.open(path: path, logger: Logger(label: "test"))
@@ -59,14 +59,9 @@ struct MigrationTests {
                 try await db.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
             }
             #expect(mode == "wal")
-            // Interleaved, so that a setting left behind by one call would show in the next.
-            for _ in 0..<2 {
-                let relaxed = try await database.transactionWithoutWaitingForDisk(synchronous)
-                let statement = try await database.withDatabase(synchronous)
-                let transaction = try await database.transaction(synchronous)
-                #expect(relaxed == 1, "1 is NORMAL: the commit waits for no fsync")
-                #expect(statement == 2 && transaction == 2, "2 is FULL: the WAL is synced before the commit returns")
-            }
+            let statement = try await database.withDatabase(synchronous)
+            let transaction = try await database.transaction(synchronous)
+            #expect(statement == 2 && transaction == 2, "2 is FULL: the WAL is synced before the commit returns")
             try await database.shutdown()
         }
     }

@@ -26,18 +26,19 @@ package struct PINKeyRing: Sendable {
 
     /// The key new hashes are made with.
     let current: Key
-    private let all: [Key]
+    /// Every key, the current one first.
+    let keys: [Key]
 
     /// A ring of keys, the first one current.
     package init(keys: [Data]) {
         precondition(!keys.isEmpty, "a PIN key ring needs a key")
-        all = keys.map(Key.init)
-        current = all[0]
+        self.keys = keys.map(Key.init)
+        current = self.keys[0]
     }
 
     /// The key with this id, if the ring has it.
     func key(id: String) -> Key? {
-        all.first { $0.id == id }
+        keys.first { $0.id == id }
     }
 
     /// Why a key file cannot be used; the text names the file and the rule, never a key.

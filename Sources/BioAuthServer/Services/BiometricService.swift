@@ -5,47 +5,37 @@ import SQLKit
 /// Authentication challenges for device keys, and the biometric sign-in.
 ///
 /// The server trusts only signatures: a biometric session exists only when a registered
-/// biometric key signs a fresh authentication challenge. Each challenge is 32 random bytes, bound
-/// to one ceremony and one registration, expires after the configured TTL, and is consumed by the
-/// first well-formed completion attempt whatever its outcome (``ChallengeTable``).
+/// biometric key signs a fresh authentication challenge. Each challenge is 32 bytes no one
+/// without the server key can predict, bound to one registration, expires after the configured
+/// TTL, and is spent by the first well-formed completion attempt whatever its outcome
+/// (``AuthenticationChallenge``, ``SpentChallengeTable``).
 package struct BiometricService: Sendable {
     let database: any DatabaseProvider
     let sessions: SessionService
     let time: TimeSource
     let relyingPartyID: String
     let challengeTTL: Duration
-    let challengesPerRegistrationPerMinute: Int
+    let challengeKeys: PINKeyRing
+    let challengeRate: ChallengeRateLimit
 
-    /// Issues an authentication challenge for an active registration, biometric or PIN.
+    /// Issues an authentication challenge for an active registration, biometric or PIN. It only
+    /// reads: the challenge is not stored (``AuthenticationChallenge``).
     package func createChallenge(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
         let now = time.now()
-        let challengeID = SecureRandom.identifier(.challenge)
-        let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
-        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
-        // A challenge lost in a crash costs the device one more request; not waiting for the disk
-        // here halves the fsyncs of a sign-in (the completion's commit is durable, and makes
-        // this one durable too).
-        let issued = try await database.transactionWithoutWaitingForDisk { db -> Bool in
-            guard try await RegistrationTable.isActive(db, id: request.registrationID) else { return false }
-            let window = try await RateWindow.hit(db, key: "challenges:\(request.registrationID)", now: now)
-            guard window.hits <= challengesPerRegistrationPerMinute else {
-                throw Rejection(.rateLimited, "At most \(challengesPerRegistrationPerMinute) challenges per registration a minute.",
-                               retryAfterSeconds: window.retryAfterSeconds)
-            }
-            try await ChallengeTable.insert(db, id: challengeID, registrationID: request.registrationID, ceremony: .authentication,
-                                            bytes: challenge, now: now, expiresAt: expiresAt)
-            return true
-        }
-        guard issued else { throw Rejection(.registrationNotFound, "No active registration with that id.") }
-        return ChallengeResponse(challengeID: challengeID, challenge: challenge, expiresAt: expiresAt)
+        let active = try await database.withDatabase { db in try await RegistrationTable.isActive(db, id: request.registrationID) }
+        guard active, let challenge = AuthenticationChallenge.issue(
+            registrationID: request.registrationID, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval), key: challengeKeys.current)
+        else { throw Rejection(.registrationNotFound, "No active registration with that id.") }
+        try challengeRate.hit(request.registrationID, now: now)
+        return ChallengeResponse(challengeID: challenge.id, challenge: challenge.bytes, expiresAt: Date(millisecondsSince1970: challenge.expiresAt))
     }
 
     /// Signs in with a signature over a fresh authentication challenge.
     ///
-    /// The signature is checked against the challenge as read, then one transaction consumes the
-    /// challenge and, if the signature held, creates the session: one durable commit per
-    /// completion. Consuming decides: of concurrent attempts, only the one whose `DELETE` returns
-    /// the row goes on, whatever the others verified.
+    /// The signature is checked against the challenge, then one transaction spends the challenge
+    /// and, if the signature held, creates the session: one durable commit per completion.
+    /// Spending decides: of concurrent attempts, only the one whose insert of the spent id lands
+    /// goes on, whatever the others verified.
     package func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
         let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
         let attempt = try await attempt(request)
@@ -54,12 +44,12 @@ package struct BiometricService: Sendable {
 
     /// Reads the challenge and its biometric registration and parses the signature (reads only).
     package func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
-        try await KeyAssertion.read(database, challengeID: request.challengeID, signature: request.signature, kind: .biometric,
-                                    relyingPartyID: relyingPartyID)
+        try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signature: request.signature,
+                                    kind: .biometric, relyingPartyID: relyingPartyID)
     }
 
-    /// The completion's one transaction: consume the challenge, then record the outcome. The
-    /// consumption commits whatever the outcome, so a bad signature still spends the challenge.
+    /// The completion's one transaction: spend the challenge, then record the outcome. The
+    /// spending commits whatever the outcome, so a bad signature still spends the challenge.
     /// A bad signature is counted in the owner's audit trail, not written one row each: whoever
     /// sent it has not shown they own the account.
     package func complete(_ assertion: KeyAssertion, minutes: Int, signatureIsValid: Bool) async throws -> SignInResponse {

@@ -54,6 +54,7 @@ struct Housekeeping: Sendable {
         return try await database.transaction { db in
             var report = Report()
             report.challenges = try await ChallengeTable.purgeExpired(db, now: now)
+                + SpentChallengeTable.purgeExpired(db, now: now)
                 + WebAuthnChallengeTable.purgeExpired(db, now: now)
             report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
             report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)

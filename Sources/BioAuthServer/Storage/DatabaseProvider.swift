@@ -39,13 +39,6 @@ package protocol DatabaseProvider: Sendable {
     /// The commit is durable (on disk) before this returns.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
 
-    /// Like ``transaction(_:)``, but the commit does not wait for the disk: a crash may lose it.
-    ///
-    /// Only for rows whose loss is harmless, such as an authentication challenge (the client
-    /// asks again). The log is sequential, so the next durable commit makes this one durable too,
-    /// and nothing that depends on it can outlive it.
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
-
     /// Whether `error` is a UNIQUE (or primary-key) constraint violation, so that a race that
     /// slips past a "does it exist?" check becomes the contract's 409, not a 500.
     func isUniqueViolation(_ error: any Error) -> Bool

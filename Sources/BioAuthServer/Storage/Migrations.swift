@@ -203,6 +203,15 @@ enum Migrator {
                 "CREATE INDEX sessions_by_revocation ON sessions (revoked_at) WHERE revoked_at IS NOT NULL",
             ]
         },
+        // Authentication challenges are no longer stored (AuthenticationChallenge): only the ids
+        // of answered ones, until they expire. Stored ones still outstanding become unknown; their
+        // devices ask for new ones.
+        Migration(version: 8, name: "stateless authentication challenges") { flavor in
+            [
+                "CREATE TABLE spent_challenges (id TEXT PRIMARY KEY)\(flavor == .sqlite ? " WITHOUT ROWID" : "")",
+                "DELETE FROM challenges WHERE ceremony = 2", // 2: authentication (registration challenges stay stored)
+            ]
+        },
     ]
 
     /// The newest schema version this build knows.

@@ -147,17 +147,6 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         }
     }
 
-    package func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe) { db in
-                // For this transaction only; PostgreSQL flushes its WAL in order, so a later
-                // synchronous commit covers it.
-                try await db.raw("SET LOCAL synchronous_commit = off").run()
-                return try await body(db)
-            }
-        }
-    }
-
     package func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }

@@ -7,8 +7,7 @@ import SQLKit
 /// Reads and writes go through one connection behind one ``AsyncGate``, so that a transaction
 /// never interleaves with another task's statements and writers queue instead of failing with
 /// `SQLITE_BUSY`. It runs at `synchronous = FULL` (a commit syncs the WAL before the server
-/// answers), but for ``transactionWithoutWaitingForDisk(_:)`` alone, and transactions that queue
-/// while others run share one commit (``SQLiteGroupCommit``).
+/// answers), and transactions that queue while others run share one commit (``SQLiteGroupCommit``).
 ///
 /// The connection lives on one ``SQLiteThread``, and each transaction runs there from `BEGIN`
 /// to `COMMIT` without leaving it. A second connection, on a thread of its own, checkpoints the
@@ -70,11 +69,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [groups] in await groups.transaction(.durable, body) }.result()
-    }
-
-    func transactionWithoutWaitingForDisk<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [groups] in await groups.transaction(.relaxed, body) }.result()
+        try await exclusively { [groups] in await groups.transaction(body) }.result()
     }
 
     /// Groups committed so far.

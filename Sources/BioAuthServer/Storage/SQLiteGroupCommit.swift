@@ -11,20 +11,8 @@ import Synchronization
 /// commit learn its outcome together: a transaction that changed something durably is answered
 /// only after the fsync that covers it, so no answer reports a change a crash could still undo.
 ///
-/// A transaction that need not wait for the disk (a challenge, see
-/// ``DatabaseProvider/transactionWithoutWaitingForDisk(_:)``) joins the open group if there is
-/// one, and is answered without waiting for its commit. With no group open it runs alone with the
-/// connection switched to `synchronous = NORMAL` (between transactions: SQLite takes the setting
-/// only outside one), so its commit waits for no fsync; the WAL is one file, written in order, so
-/// the next durable commit covers it. The connection is back at `FULL` before any other
-/// transaction begins. (A second connection kept at `NORMAL` did the same, but each connection's
-/// commits emptied the other's page cache, and every transaction read its pages again.)
-///
 /// Only the holder of the provider's gate calls it, on the connection's thread.
 final class SQLiteGroupCommit: @unchecked Sendable {
-    /// Whether a transaction's changes must be on disk before it is answered.
-    enum Durability: Sendable { case durable, relaxed }
-
     /// A transaction's outcome, and the commit it must wait for before its caller may answer.
     struct Receipt<T: Sendable>: Sendable {
         var outcome: Result<T, any Error>
@@ -43,9 +31,6 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     private let handle: SQLiteHandle
     private let database: SQLiteThreadDatabase
     private let gate: AsyncGate
-    /// Whether the connection is at `synchronous = FULL`, as every transaction but a relaxed one
-    /// alone needs it.
-    private var syncsCommits = true
     private var open: CommitGroup?
     private var members = 0
     /// Groups committed so far (for tests and diagnostics).
@@ -59,10 +44,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     /// Runs `body` as one transaction in the open group, or in a new one.
-    func transaction<T: Sendable>(_ durability: Durability, _ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
-        if durability == .relaxed && open == nil {
-            return Receipt(outcome: await aloneWithoutSync(body), awaiting: nil)
-        }
+    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
         let changesBefore = handle.totalChanges
         let group: CommitGroup
         let isFirst = open == nil
@@ -70,7 +52,6 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             group = open
         } else {
             do {
-                try syncCommits()
                 try handle.execute("BEGIN IMMEDIATE", [])
             } catch {
                 return Receipt(outcome: .failure(error), awaiting: nil)
@@ -90,7 +71,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             outcome = .failure(error)
             undo(group, firstMember: isFirst)
         }
-        let mustWait = outcome.isSuccess && durability == .durable && handle.totalChanges != changesBefore
+        let mustWait = outcome.isSuccess && handle.totalChanges != changesBefore
         if open === group {
             if !handle.isInTransaction {
                 // SQLite rolled the whole transaction back itself (a full disk, an I/O error):
@@ -108,9 +89,8 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     /// Runs `body`'s statements: in the open group if there is one, otherwise each committing on
     /// its own (the only way to run statements such as `VACUUM` that refuse a transaction).
     func statements<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
-        if open != nil { return await transaction(.durable, body) }
+        if open != nil { return await transaction(body) }
         do {
-            try syncCommits()
             return Receipt(outcome: .success(try await body(database)), awaiting: nil)
         } catch {
             return Receipt(outcome: .failure(error), awaiting: nil)
@@ -149,33 +129,6 @@ final class SQLiteGroupCommit: @unchecked Sendable {
             try? handle.execute("ROLLBACK", [])
             finish(group, .failure(error))
         }
-    }
-
-    /// One transaction of its own whose commit waits for no fsync: committed when `body`
-    /// returns, rolled back when it throws, with the connection at `synchronous = NORMAL` meanwhile.
-    private func aloneWithoutSync<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Result<T, any Error> {
-        let outcome: Result<T, any Error>
-        do {
-            try handle.execute("PRAGMA synchronous = NORMAL", [])
-            syncsCommits = false
-            try handle.execute("BEGIN IMMEDIATE", [])
-            let value = try await body(database)
-            try handle.execute("COMMIT", [])
-            outcome = .success(value)
-        } catch {
-            if handle.isInTransaction { try? handle.execute("ROLLBACK", []) }
-            outcome = .failure(error)
-        }
-        // Back to FULL now; should that fail, the next transaction tries again before it begins.
-        try? syncCommits()
-        return outcome
-    }
-
-    /// Puts the connection back at `synchronous = FULL` if a relaxed transaction left it at `NORMAL`.
-    private func syncCommits() throws {
-        guard !syncsCommits else { return }
-        try handle.execute("PRAGMA synchronous = FULL", [])
-        syncsCommits = true
     }
 
     private func commit(_ group: CommitGroup) {

@@ -2,7 +2,8 @@ import BioAuthProtocol
 import Foundation
 import SQLKit
 
-/// The `challenges` table: 32 random bytes, bound to one ceremony and one registration,
+/// The `challenges` table: registration challenges (authentication challenges are not stored:
+/// ``AuthenticationChallenge``): 32 random bytes, bound to one ceremony and one registration,
 /// valid until `expires_at`, and consumed by deletion (one atomic `DELETE … RETURNING`, so of
 /// any number of concurrent attempts exactly one gets the row).
 enum ChallengeTable {
@@ -43,33 +44,5 @@ enum ChallengeTable {
     /// Deletes the challenges expired by `now`; returns how many.
     static func purgeExpired(_ db: any SQLDatabase, now: Int64) async throws -> Int {
         try await db.raw("DELETE FROM challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
-    }
-
-    /// An authentication challenge with its registration, which must be of `kind`.
-    struct Authentication: Sendable {
-        var registrationID: String
-        var userID: String
-        var key: DevicePublicKey
-        var challenge: Data
-    }
-
-    /// Reads authentication challenge `id` with its registration's owner and key, if the
-    /// registration is of `kind` (whatever its status and the challenge's expiry: consuming decides).
-    static func authentication(_ db: any SQLDatabase, id: String, kind: RegistrationKind) async throws -> Authentication? {
-        // Two lookups by primary key rather than one join: SQLite re-prepares that join on every
-        // new binding of the challenge id (its planner compares the bound value), which cost more
-        // than the second statement.
-        guard let challenge = try await db.raw("""
-            SELECT registration_id, challenge FROM challenges
-            WHERE id = \(bind: id) AND ceremony = \(unsafeRaw: String(Ceremony.authentication.rawValue))
-            """).first() else { return nil }
-        let registrationID = try challenge.decode(column: "registration_id", as: String.self)
-        guard let registration = try await db.raw("""
-            SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(bind: registrationID) AND kind = \(bind: kind.rawValue)
-            """).first() else { return nil }
-        return Authentication(registrationID: registrationID,
-                              userID: try registration.decode(column: "user_id", as: String.self),
-                              key: try StoredRegistration.publicKey(from: registration),
-                              challenge: try challenge.decode(column: "challenge", as: Data.self))
     }
 }

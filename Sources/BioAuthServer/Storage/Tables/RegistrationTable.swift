@@ -61,6 +61,15 @@ enum RegistrationTable {
         return try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) }
     }
 
+    /// The owner and key of registration `id` if it is of `kind`, whatever its status (the
+    /// completion's transaction checks that it is still active).
+    static func signingKey(_ db: any SQLDatabase, id: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
+        guard let row = try await db.raw("""
+            SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(bind: id) AND kind = \(bind: kind.rawValue)
+            """).first() else { return nil }
+        return (try row.decode(column: "user_id", as: String.self), try StoredRegistration.publicKey(from: row))
+    }
+
     /// Whether a registration is active.
     static func isActive(_ db: any SQLDatabase, id: String) async throws -> Bool {
         try await db.raw("SELECT 1 AS active FROM registrations WHERE id = \(bind: id) AND status = 'active'").first() != nil

@@ -1,0 +1,113 @@
+import BioAuthProtocol
+import Crypto
+import Foundation
+
+/// An authentication challenge the server does not store: everything it needs to check an answer
+/// is in the challenge's id, under a tag only the server can make.
+///
+/// The id is `chl_` and 96 lowercase hex digits: 48 bytes, which are
+///
+/// | bytes | what |
+/// |---|---|
+/// | 6 | when the challenge expires, in milliseconds since 1970, big-endian (so ids sort by expiry) |
+/// | 10 | random |
+/// | 16 | the registration it was issued for (the 32 hex digits of its `reg_` id) |
+/// | 16 | HMAC-SHA-256 of the 32 bytes above under the server key, truncated |
+///
+/// and the challenge's 32 bytes are HMAC-SHA-256 of the same 32 bytes under the same key, with
+/// another label: unpredictable without the key, and never sent back by the client. The key is
+/// the current PIN key (``PINKeyRing``), which every instance on one database already shares;
+/// an id made under an older key of the ring still verifies.
+///
+/// Issuing writes nothing. Single use is enforced where the answer is accepted: the completion's
+/// transaction records the id as spent (``SpentChallengeTable``), and of concurrent completions
+/// only the one whose insert lands goes on. A forged or altered id fails its tag before anything
+/// is read or written.
+struct AuthenticationChallenge: Sendable, Equatable {
+    /// The id given to the client.
+    let id: String
+    /// The registration whose key must sign it.
+    let registrationID: String
+    /// Milliseconds since 1970 after which it is refused.
+    let expiresAt: Int64
+    /// What the key signs (``SignatureRules/message(_:relyingPartyID:registrationID:challenge:)``).
+    let bytes: Data
+
+    private static let tagLabel = Array("bioauth authentication challenge id:".utf8)
+    private static let bytesLabel = Array("bioauth authentication challenge:".utf8)
+    private static let bodyCount = 32
+    private static let tagCount = 16
+
+    /// The text every id of a challenge expiring at or after `milliseconds` sorts after, and every
+    /// earlier one before: the prefix and the expiry's 12 hex digits.
+    static func idPrefix(expiringAt milliseconds: Int64) -> String {
+        IdentifierPrefix.challenge.rawValue + Hex.lowercase(expiryBytes(milliseconds))
+    }
+
+    private static func expiryBytes(_ milliseconds: Int64) -> Data {
+        let value = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+        return Data((0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - $0))) })
+    }
+
+    /// A new challenge for `registrationID` (a `reg_` id as the server makes them), valid until
+    /// `expiresAt`; `nil` for a registration id of another form.
+    static func issue(registrationID: String, expiresAt: Date, key: PINKeyRing.Key) -> AuthenticationChallenge? {
+        guard let registration = Self.bytes(ofIdentifier: registrationID, prefix: .registration), registration.count == 16 else { return nil }
+        var body = expiryBytes(expiresAt.millisecondsSince1970)
+        body += SecureRandom.bytes(10)
+        body += registration
+        return make(body: body, tag: tag(body: body, key: key), key: key)
+    }
+
+    /// The challenge with id `id`, if its tag verifies under a key of `keys`; `nil` for any other
+    /// text (whether or not it has expired is the caller's question).
+    static func verify(id: String, keys: PINKeyRing) -> AuthenticationChallenge? {
+        guard let decoded = bytes(ofIdentifier: id, prefix: .challenge), decoded.count == bodyCount + tagCount else { return nil }
+        let body = decoded.prefix(bodyCount)
+        let tag = decoded.suffix(tagCount)
+        // Constant time: the comparison of a MAC must not tell how many leading bytes matched.
+        guard let key = keys.keys.first(where: { constantTimeEquals(Self.tag(body: body, key: $0), tag) }) else { return nil }
+        return make(body: Data(body), tag: Data(tag), key: key)
+    }
+
+    private static func make(body: Data, tag: Data, key: PINKeyRing.Key) -> AuthenticationChallenge {
+        let expiry = body.prefix(6).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let registration = body.dropFirst(16).prefix(16)
+        return AuthenticationChallenge(
+            id: IdentifierPrefix.challenge.rawValue + Hex.lowercase(body + tag),
+            registrationID: IdentifierPrefix.registration.rawValue + Hex.lowercase(Data(registration)),
+            expiresAt: expiry,
+            bytes: Data(HMAC<SHA256>.authenticationCode(for: bytesLabel + Array(body), using: key.secret)))
+    }
+
+    private static func tag(body: some DataProtocol, key: PINKeyRing.Key) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: tagLabel + Array(body), using: key.secret).prefix(tagCount))
+    }
+
+    private static func constantTimeEquals(_ a: Data, _ b: some DataProtocol) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The bytes of `prefix` followed by lowercase hex digits; `nil` for any other text.
+    private static func bytes(ofIdentifier text: String, prefix: IdentifierPrefix) -> Data? {
+        let utf8 = Array(text.utf8)
+        let prefixBytes = Array(prefix.rawValue.utf8)
+        guard utf8.count > prefixBytes.count, utf8.starts(with: prefixBytes), (utf8.count - prefixBytes.count) % 2 == 0 else { return nil }
+        func nibble(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var bytes = Data(capacity: (utf8.count - prefixBytes.count) / 2)
+        var index = prefixBytes.count
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+}
