@@ -35,7 +35,7 @@ struct BrowserSession: Sendable {
     func checkStateChange(_ request: Request, token: String) throws {
         guard request.method != .get, request.method != .head else { return }
         try checkOrigin(request)
-        guard let sent = request.headers[Self.csrfHeader], constantTimeEquals(sent, Self.csrfToken(for: token)) else {
+        guard let sent = request.headers[Self.csrfHeader], ConstantTime.equals(Array(sent.utf8), Array(Self.csrfToken(for: token).utf8)) else {
             throw Rejection(.csrfFailed, "A change by browser session needs the page's X-CSRF-Token header.")
         }
     }
@@ -63,11 +63,5 @@ struct BrowserSession: Sendable {
     private static func isLocalPlainHTTP(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin], let url = URL(string: origin), url.scheme == "http" else { return false }
         return ["localhost", "127.0.0.1", "[::1]", "::1"].contains(url.host ?? "")
-    }
-
-    private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -45,8 +45,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
     }
 
     private static func expiryBytes(_ milliseconds: Int64) -> Data {
-        let value = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
-        return Data((0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - $0))) })
+        SecureRandom.timeBytes(milliseconds: UInt64(max(0, milliseconds)))
     }
 
     /// A new challenge for `registrationID` (a `reg_` id as the server makes them), valid until
@@ -65,8 +64,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
         guard let decoded = bytes(ofIdentifier: id, prefix: .challenge), decoded.count == bodyCount + tagCount else { return nil }
         let body = decoded.prefix(bodyCount)
         let tag = decoded.suffix(tagCount)
-        // Constant time: the comparison of a MAC must not tell how many leading bytes matched.
-        guard let key = keys.keys.first(where: { constantTimeEquals(Self.tag(body: body, key: $0), tag) }) else { return nil }
+        guard let key = keys.keys.first(where: { ConstantTime.equals(Self.tag(body: body, key: $0), tag) }) else { return nil }
         return make(body: Data(body), tag: Data(tag), key: key)
     }
 
@@ -82,11 +80,6 @@ struct AuthenticationChallenge: Sendable, Equatable {
 
     private static func tag(body: some DataProtocol, key: PINKeyRing.Key) -> Data {
         Data(HMAC<SHA256>.authenticationCode(for: tagLabel + Array(body), using: key.secret).prefix(tagCount))
-    }
-
-    private static func constantTimeEquals(_ a: Data, _ b: some DataProtocol) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The bytes of `prefix` followed by lowercase hex digits; `nil` for any other text.

@@ -25,10 +25,14 @@ package enum SecureRandom {
     /// large index: fewer pages written per sign-in, and rows of one group commit share pages.
     /// 80 random bits keep identifiers unguessable and unique.
     package static func identifier(_ prefix: IdentifierPrefix, at now: Date = Date()) -> String {
-        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
-        var time = Data(count: 6)
-        for index in 0..<6 { time[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
-        return prefix.rawValue + Hex.lowercase(time + bytes(10))
+        prefix.rawValue + Hex.lowercase(timeBytes(milliseconds: UInt64(max(0, now.timeIntervalSince1970 * 1000))) + bytes(10))
+    }
+
+    /// The low 48 bits of `milliseconds`, big-endian: the time that begins an identifier (and a
+    /// challenge id's expiry), so that later times sort later.
+    package static func timeBytes(milliseconds: UInt64) -> Data {
+        let value = milliseconds & 0xFFFF_FFFF_FFFF
+        return Data((0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - $0))) })
     }
 }
 
