@@ -33,6 +33,9 @@ package struct BenchOptions: Sendable {
     /// Seeded accounts (each with a registration and an expired session) of the growth runs; the
     /// first also carries the full sweep.
     package var growth: [Int] = [1_000, 1_000_000]
+    /// The open-loop rate of the growth runs, sign-ins per second; `nil` for half the sweep's best.
+    /// A fixed rate makes two builds' CPU per sign-in and latency comparable across runs.
+    package var openLoopRate: Double?
     /// Simulated devices (registrations) signing in; the connections share them.
     package var devices: Int = 64
     /// bcrypt cost of the measured server (production: 12).

@@ -59,7 +59,7 @@ extension BenchReport {
             let half = database.halfLoad
             lines.append("  biometric at half load (\(format(half.offeredRate ?? 0))/s offered, \(format(half.throughput)) done): "
                          + "p50 \(format(half.latency.p50, digits: 2)) ms, p99 \(format(half.latency.p99, digits: 2)) ms, p99.9 \(format(half.latency.p999, digits: 2)) ms"
-                         + "; client start lag p99 \(format(half.startLag?.p99 ?? 0, digits: 2)) ms")
+                         + "; \(format(half.serverCPUMicrosecondsPerOperation)) µs server CPU each; client start lag p99 \(format(half.startLag?.p99 ?? 0, digits: 2)) ms")
             let password = database.password
             lines.append("  password sign-in (\(password.connections) connections): \(format(password.throughput, digits: 2))/s = "
                          + "\(percent(database.passwordRatioToHashRate)) of the hash rate; p50 \(format(password.latency.p50)) ms, p99 \(format(password.latency.p99)) ms")

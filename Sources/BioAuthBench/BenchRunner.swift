@@ -69,7 +69,7 @@ package struct BenchRunner: Sendable {
                         best = sweep.max { $0.throughput < $1.throughput }
                     }
                     guard let best else { throw BenchFailure("no sweep ran") }
-                    let rate = (sweep.first { $0.connections == best.connections }?.throughput ?? best.throughput) / 2
+                    let rate = options.openLoopRate ?? (sweep.first { $0.connections == best.connections }?.throughput ?? best.throughput) / 2
                     let half = try await load.openLoop(
                         rate: max(rate, 1), connections: options.concurrency.max() ?? 64,
                         label: "[\(name)] biometric at \(Int(rate))/s, \(accounts) accounts", signIn)

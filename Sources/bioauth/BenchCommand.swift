@@ -38,6 +38,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seeded account counts of the growth runs, comma-separated; the first carries the sweep. (default: 1000,1000000)")
     var growth: String?
 
+    @Option(help: "Open-loop rate of the growth runs, sign-ins per second, for comparing builds. (default: half the sweep's best)")
+    var rate: Double?
+
     @Option(help: "Simulated devices. (default: 64)")
     var devices: Int?
 
@@ -65,6 +68,10 @@ struct BenchCommand: AsyncParsableCommand {
         if let warmup {
             guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
             options.warmup = .milliseconds(Int(warmup * 1_000))
+        }
+        if let rate {
+            guard rate > 0 else { throw ValidationError("--rate must be positive.") }
+            options.openLoopRate = rate
         }
         if let devices {
             guard (1...10_000).contains(devices) else { throw ValidationError("--devices must be 1...10000.") }
