@@ -36,6 +36,11 @@ enum JSONBody {
         )
     }
 
+    /// A JSON answer already written (``HandWrittenJSON``).
+    static func response(json: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: json))
+    }
+
     /// A message naming the field at fault, never echoing its value (it may be a secret).
     private static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {

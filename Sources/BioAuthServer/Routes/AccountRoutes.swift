@@ -14,11 +14,11 @@ struct AccountRoutes {
         }
         router.route(.signInWithPassword, in: catalog) { request, context in
             let body = try await JSONBody.decode(PasswordSignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await passwordSignIn.signIn(body))
+            return JSONBody.response(json: HandWrittenJSON.signIn(try await passwordSignIn.signIn(body)))
         }
         router.route(.signInWithPin, in: catalog) { request, context in
             let body = try await JSONBody.decode(PINSignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await pins.signIn(body))
+            return JSONBody.response(json: HandWrittenJSON.signIn(try await pins.signIn(body)))
         }
     }
 

@@ -9,11 +9,11 @@ struct BiometricRoutes {
     func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
         router.route(.createChallenge, in: catalog) { request, context in
             let body = try await JSONBody.decode(CreateChallengeRequest.self, from: request, context: context)
-            return try JSONBody.response(try await biometrics.createChallenge(body), status: .created)
+            return JSONBody.response(json: HandWrittenJSON.challenge(try await biometrics.createChallenge(body)), status: .created)
         }
         router.route(.signInWithBiometric, in: catalog) { request, context in
             let body = try await JSONBody.decode(BiometricSignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await biometrics.signIn(body))
+            return JSONBody.response(json: HandWrittenJSON.signIn(try await biometrics.signIn(body)))
         }
     }
 

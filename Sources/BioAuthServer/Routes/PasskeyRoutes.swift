@@ -13,7 +13,7 @@ struct PasskeyRoutes {
         }
         router.route(.signInWithPasskey, in: catalog) { request, context in
             let body = try await JSONBody.decode(PasskeySignInRequest.self, from: request, context: context)
-            return try JSONBody.response(try await signIn.signIn(body))
+            return JSONBody.response(json: HandWrittenJSON.signIn(try await signIn.signIn(body)))
         }
     }
 
