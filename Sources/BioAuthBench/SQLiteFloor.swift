@@ -20,20 +20,21 @@ import VaporCSQLite
 enum SQLiteFloor {
     /// The statements, as the server's tables write them (captured from a trace of a sign-in).
     static let challengeStatements = [
-        "SELECT 1 AS active FROM registrations WHERE id = ?1 AND status = 'active'",
+        "SELECT 1 FROM registrations WHERE id = $1 AND status = 'active'",
     ]
     static let readStatements = [
-        "SELECT user_id, algorithm, public_key FROM registrations WHERE id = ?1 AND kind = ?2",
+        "SELECT user_id, algorithm, public_key FROM registrations WHERE id = $1 AND kind = $2",
     ]
     static let completionStatements = [
-        "INSERT INTO spent_challenges (id) VALUES (?1) ON CONFLICT (id) DO NOTHING RETURNING id",
-        "UPDATE registrations SET last_used_at = ?1 WHERE id = ?2 AND status = 'active' RETURNING id",
-        "SELECT id, username, created_at FROM users WHERE id = ?1",
+        "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id",
+        "UPDATE registrations SET last_used_at = $1 WHERE id = $2 AND status = 'active' RETURNING id",
+        "SELECT username, created_at FROM users WHERE id = $1",
         """
-        INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, \
-        authenticated_at, password_change_required) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
+                              password_change_required)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
         """,
-        "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     ]
 
     /// Sign-ins per second on the database file at `path` (already migrated and seeded; see

@@ -89,7 +89,7 @@ package struct AccountAdministration: Sendable {
     }
 
     private func withUser<T: Sendable>(
-        _ username: String, _ body: @escaping @Sendable (any SQLDatabase, Account, Date) async throws -> T
+        _ username: String, _ body: @escaping @Sendable (any StatementDatabase, Account, Date) async throws -> T
     ) async throws -> T {
         guard let name = CredentialRules.username(username) else { throw Failure(description: "\(username) is not a valid username") }
         let now = time.now()

@@ -32,7 +32,7 @@ struct AccountService: Sendable {
     /// Checks the request, hashes the password, and inserts the account with its audit event;
     /// then, in the same transaction, `then` does the rest.
     private func create<Result: Sendable>(
-        _ request: CreateUserRequest, then: @escaping @Sendable (any SQLDatabase, User) async throws -> Result
+        _ request: CreateUserRequest, then: @escaping @Sendable (any StatementDatabase, User) async throws -> Result
     ) async throws -> Result {
         guard let username = CredentialRules.username(request.username) else {
             throw CredentialRules.invalidUsername

@@ -48,33 +48,18 @@ package struct BiometricService: Sendable {
                                     kind: .biometric, relyingPartyID: relyingPartyID)
     }
 
-    /// The completion's one transaction: spend the challenge, then record the outcome. The
-    /// spending commits whatever the outcome, so a bad signature still spends the challenge.
-    /// A bad signature is counted in the owner's audit trail, not written one row each: whoever
-    /// sent it has not shown they own the account.
+    /// The completion's one transaction (``BiometricSignInWrites``): spend the challenge, then
+    /// record the outcome. The spending commits whatever the outcome, so a bad signature still
+    /// spends the challenge.
     package func complete(_ assertion: KeyAssertion, minutes: Int, signatureIsValid: Bool) async throws -> SignInResponse {
-        enum Outcome: Sendable { case signedIn(SignInResponse), challengeInvalid, signatureInvalid }
         let now = time.now()
-        let outcome = try await database.transaction { db -> Outcome in
-            guard try await assertion.consume(db, now: now) else { return .challengeInvalid }
-            guard signatureIsValid else {
-                try await AuditLog.count(db, .user(assertion.userID), type: .biometricSignIn, outcome: .failure, at: now,
-                                         registrationID: assertion.registrationID)
-                return .signatureInvalid
-            }
-            // The registration may have been deleted since the challenge was issued.
-            guard try await assertion.markUsed(db, now: now), let user = try await UserTable.user(db, id: assertion.userID) else {
-                return .challengeInvalid
-            }
-            let issued = try await SessionService.insert(
-                db, userID: assertion.userID, authentication: .init(method: .biometric, registrationID: assertion.registrationID),
-                minutes: minutes, now: now)
-            try await AuditLog.record(db, userID: assertion.userID, type: .biometricSignIn, outcome: .success, at: now,
-                                      registrationID: assertion.registrationID, sessionID: issued.session.id)
-            return .signedIn(SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user))
-        }
-        switch outcome {
-        case .signedIn(let response): return response
+        let issued = SessionService.make(
+            userID: assertion.userID, authentication: .init(method: .biometric, registrationID: assertion.registrationID), minutes: minutes, now: now)
+        let attempt = BiometricSignInWrites.Attempt(
+            challenge: assertion.challenge, registrationID: assertion.registrationID, userID: assertion.userID,
+            signatureIsValid: signatureIsValid, session: issued.session, tokenDigest: issued.token.digest)
+        switch try await BiometricSignInWrites.commit(attempt, on: database, now: now) {
+        case .signedIn(let user): return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user)
         case .challengeInvalid: throw SignatureRules.unknownChallenge
         case .signatureInvalid: throw SignatureRules.invalid
         }

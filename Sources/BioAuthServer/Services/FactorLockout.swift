@@ -41,7 +41,7 @@ struct FactorLockout: Sendable {
     }
 
     /// Reserves an attempt, or reports the lock.
-    func reserveAttempt(_ db: any SQLDatabase, usernameKey: String, factor: Factor) async throws -> Reservation {
+    func reserveAttempt(_ db: any StatementDatabase, usernameKey: String, factor: Factor) async throws -> Reservation {
         let reserved = try await FactorFailureTable.reserve(db, usernameKey: usernameKey, factor: factor, now: clock.now,
                                                             window: durationMilliseconds)
         let attempt = reserved.failures
@@ -63,7 +63,7 @@ struct FactorLockout: Sendable {
     /// It writes the same row whether or not the username has an account, so that a failure
     /// costs an unknown username exactly what it costs a real one.
     @discardableResult
-    func recordFailure(_ db: any SQLDatabase, usernameKey: String, factor: Factor, attempt: Int) async throws -> Bool {
+    func recordFailure(_ db: any StatementDatabase, usernameKey: String, factor: Factor, attempt: Int) async throws -> Bool {
         let locks = attempt >= threshold
         let escalates = factor == .pin ? Self.pinEscalation : Int.max
         let updated = try await FactorFailureTable.recordFailure(
@@ -73,7 +73,7 @@ struct FactorLockout: Sendable {
     }
 
     /// Clears the count after a success (or a new secret).
-    static func clear(_ db: any SQLDatabase, usernameKey: String, factor: Factor) async throws {
+    static func clear(_ db: any StatementDatabase, usernameKey: String, factor: Factor) async throws {
         try await FactorFailureTable.clear(db, usernameKey: usernameKey, factor: factor)
     }
 }

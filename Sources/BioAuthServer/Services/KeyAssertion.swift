@@ -41,12 +41,12 @@ package struct KeyAssertion: Sendable {
 
     /// Spends the challenge inside the caller's transaction; `false` when it was already spent
     /// or expired. Call it whatever the signature's verdict: a bad signature spends it too.
-    func consume(_ db: any SQLDatabase, now: Date) async throws -> Bool {
+    func consume(_ db: any StatementDatabase, now: Date) async throws -> Bool {
         try await SpentChallengeTable.spend(db, challenge, now: now.millisecondsSince1970)
     }
 
     /// Marks the registration used by a verified answer; `false` when it was revoked meanwhile.
-    func markUsed(_ db: any SQLDatabase, now: Date) async throws -> Bool {
+    func markUsed(_ db: any StatementDatabase, now: Date) async throws -> Bool {
         try await RegistrationTable.markUsed(db, id: registrationID, now: now)
     }
 }

@@ -164,7 +164,7 @@ struct RegistrationService: Sendable {
 
     /// Revokes a registration inside the caller's transaction: status, challenges, and the sessions
     /// it signed in (all of them, or all but `sparing`).
-    static func revoke(_ db: any SQLDatabase, registrationID: String, sparing sessionID: String?, now: Date) async throws {
+    static func revoke(_ db: any StatementDatabase, registrationID: String, sparing sessionID: String?, now: Date) async throws {
         try await RegistrationTable.revoke(db, id: registrationID, now: now)
         try await ChallengeTable.deleteAll(db, registrationID: registrationID)
         try await SessionTable.revokeSigned(db, by: .registration(registrationID), sparing: sessionID, now: now)

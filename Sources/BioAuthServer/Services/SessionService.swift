@@ -22,16 +22,23 @@ struct SessionService: Sendable {
     ///
     /// The sign-in is the session's first primary authentication (``Session/authenticatedAt``).
     static func insert(
-        _ db: any SQLDatabase, userID: String, authentication: Session.Authentication, minutes: Int, now: Date,
+        _ db: any StatementDatabase, userID: String, authentication: Session.Authentication, minutes: Int, now: Date,
         passwordChangeRequired: Bool = false
     ) async throws -> (token: SessionToken, session: Session) {
-        let token = SessionToken.generate()
+        let issued = make(userID: userID, authentication: authentication, minutes: minutes, now: now, passwordChangeRequired: passwordChangeRequired)
+        try await SessionTable.insert(db, issued.session, tokenDigest: issued.token.digest)
+        return issued
+    }
+
+    /// A new token and the session it would open, not yet stored.
+    static func make(
+        userID: String, authentication: Session.Authentication, minutes: Int, now: Date, passwordChangeRequired: Bool = false
+    ) -> (token: SessionToken, session: Session) {
         let session = Session(
             id: SecureRandom.identifier(.session), userID: userID, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication,
             passwordChangeRequired: passwordChangeRequired)
-        try await SessionTable.insert(db, session, tokenDigest: token.digest)
-        return (token, session)
+        return (SessionToken.generate(), session)
     }
 
     /// The caller a bearer token names, if the session is live.
@@ -87,7 +94,7 @@ struct SessionService: Sendable {
     }
 
     /// A live session with its user, inside the caller's transaction.
-    static func current(_ db: any SQLDatabase, _ caller: Caller, now: Date) async throws -> CurrentSessionResponse {
+    static func current(_ db: any StatementDatabase, _ caller: Caller, now: Date) async throws -> CurrentSessionResponse {
         guard let session = try await SessionTable.live(db, userID: caller.userID, id: caller.sessionID, now: now).first,
               let user = try await UserTable.user(db, id: caller.userID)
         else { throw Rejection(.invalidSession, "The session has ended.") }

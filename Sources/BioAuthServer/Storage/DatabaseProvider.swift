@@ -1,7 +1,8 @@
 import SQLKit
 
-/// Which SQL dialect a database speaks, for the few places (column types) where SQLite and
-/// PostgreSQL differ. Queries themselves are written once, in the common subset
+/// Which SQL dialect a database speaks, for the few places where SQLite and PostgreSQL differ:
+/// column types, and the biometric sign-in's completion, which PostgreSQL runs as one statement
+/// (``BiometricSignInWrites``). Other queries are written once, in the common subset
 /// (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`).
 package enum SQLFlavor: Sendable {
     case sqlite
@@ -33,11 +34,11 @@ package protocol DatabaseProvider: Sendable {
     var flavor: SQLFlavor { get }
 
     /// Runs `body` with a database handle; each statement commits on its own.
-    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// The commit is durable (on disk) before this returns.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T
 
     /// Whether `error` is a UNIQUE (or primary-key) constraint violation, so that a race that
     /// slips past a "does it exist?" check becomes the contract's 409, not a 500.

@@ -226,7 +226,7 @@ enum Migrator {
 
     /// Serialises migrations of instances starting together on one PostgreSQL (until the end of the
     /// transaction); SQLite's `BEGIN IMMEDIATE` already does.
-    private static func lockSchema(_ db: any SQLDatabase, _ flavor: SQLFlavor) async throws {
+    private static func lockSchema(_ db: any StatementDatabase, _ flavor: SQLFlavor) async throws {
         if flavor == .postgres {
             try await db.raw("SELECT pg_advisory_xact_lock(7406150601) AS locked").run()
         }

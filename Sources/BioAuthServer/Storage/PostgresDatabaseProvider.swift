@@ -135,15 +135,15 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         return String(describing: error)
     }
 
-    package func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+            try await body(PostgresStatementDatabase(connection: connection))
         }
     }
 
-    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await runTransaction(on: connection.sql(queryLogLevel: nil), begin: "BEGIN", logger: logger, describe: Self.describe, body)
+            try await runTransaction(on: PostgresStatementDatabase(connection: connection), begin: "BEGIN", logger: logger, describe: Self.describe, body)
         }
     }
 

@@ -8,8 +8,8 @@ import SQLKit
 ///   - begin: The opening statement (`BEGIN IMMEDIATE` on SQLite takes the write lock up front).
 ///   - describe: How a rollback failure is logged (PostgreSQL's errors need masking).
 func runTransaction<T: Sendable>(
-    on db: any SQLDatabase, begin: String, logger: Logger, describe: (any Error) -> String = { "\($0)" },
-    _ body: @Sendable (any SQLDatabase) async throws -> T
+    on db: any StatementDatabase, begin: String, logger: Logger, describe: (any Error) -> String = { "\($0)" },
+    _ body: @Sendable (any StatementDatabase) async throws -> T
 ) async throws -> T {
     try await db.raw(SQLQueryString(begin)).run()
     do {

@@ -64,11 +64,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         }
     }
 
-    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await exclusively { [groups] in await groups.statements(body) }.result()
     }
 
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await exclusively { [groups] in await groups.transaction(body) }.result()
     }
 

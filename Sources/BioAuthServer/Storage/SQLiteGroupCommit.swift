@@ -44,7 +44,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     }
 
     /// Runs `body` as one transaction in the open group, or in a new one.
-    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
+    func transaction<T: Sendable>(_ body: (any StatementDatabase) async throws -> T) async -> Receipt<T> {
         let changesBefore = handle.totalChanges
         let group: CommitGroup
         let isFirst = open == nil
@@ -88,7 +88,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     /// Runs `body`'s statements: in the open group if there is one, otherwise each committing on
     /// its own (the only way to run statements such as `VACUUM` that refuse a transaction).
-    func statements<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async -> Receipt<T> {
+    func statements<T: Sendable>(_ body: (any StatementDatabase) async throws -> T) async -> Receipt<T> {
         if open != nil { return await transaction(body) }
         do {
             return Receipt(outcome: .success(try await body(database)), awaiting: nil)

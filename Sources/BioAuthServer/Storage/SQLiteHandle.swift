@@ -89,6 +89,33 @@ final class SQLiteHandle: @unchecked Sendable {
         }
     }
 
+    /// Runs one statement with `values` for its `$1`, `$2`, … placeholders (``StatementDatabase``)
+    /// and returns its rows.
+    func rows(_ sql: String, _ values: [SQLValue]) throws -> [StatementRow] {
+        let (statement, isKept) = try prepared(sql)
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            if !isKept { sqlite_nio_sqlite3_finalize(statement) }
+        }
+        try checkPlaceholders(of: statement, count: values.count, sql: sql)
+        for (index, value) in values.enumerated() {
+            try check(bind(value, at: Int32(index + 1), in: statement))
+        }
+        var rows: [StatementRow] = []
+        while true {
+            let stepped = sqlite_nio_sqlite3_step(statement)
+            switch stepped {
+            case SQLITE_DONE:
+                return rows
+            case SQLITE_ROW:
+                let count = sqlite_nio_sqlite3_column_count(statement)
+                rows.append(StatementRow(values: (0..<count).map { statementValue(at: $0, in: statement) }))
+            default:
+                try check(stepped)
+            }
+        }
+    }
+
     /// Whether a transaction is open (SQLite is not in autocommit mode). SQLite rolls a
     /// transaction back by itself after some errors (a full disk, an I/O error).
     var isInTransaction: Bool { sqlite_nio_sqlite3_get_autocommit(connection) == 0 }
@@ -132,6 +159,50 @@ final class SQLiteHandle: @unchecked Sendable {
             }
         case .null:
             sqlite_nio_sqlite3_bind_null(statement, index)
+        }
+    }
+
+    /// Refuses a statement whose placeholders are not exactly `$1` … `$count`, each first appearing
+    /// in that order: SQLite numbers named parameters by first appearance, and values are bound by
+    /// number.
+    private func checkPlaceholders(of statement: OpaquePointer, count: Int, sql: String) throws {
+        let parameters = Int(sqlite_nio_sqlite3_bind_parameter_count(statement))
+        let ordered = parameters == count && (0..<count).allSatisfy { index in
+            sqlite_nio_sqlite3_bind_parameter_name(statement, Int32(index + 1)).map { String(cString: $0) } == "$\(index + 1)"
+        }
+        guard ordered else {
+            throw SQLiteStatementError(code: SQLITE_MISUSE, message: "placeholders of \(sql.prefix(60)) are not $1…$\(count) in order")
+        }
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .integer(let integer):
+            sqlite_nio_sqlite3_bind_int64(statement, index, integer)
+        case .text(let text):
+            sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+        case .bytes(let bytes):
+            bytes.withUnsafeBytes {
+                sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient)
+            }
+        case .null:
+            sqlite_nio_sqlite3_bind_null(statement, index)
+        }
+    }
+
+    private func statementValue(at column: Int32, in statement: OpaquePointer) -> SQLValue {
+        switch sqlite_nio_sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite_nio_sqlite3_column_int64(statement, column))
+        case SQLITE_TEXT:
+            return .text(sqlite_nio_sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+            guard let bytes = sqlite_nio_sqlite3_column_blob(statement, column), count > 0 else { return .bytes([]) }
+            return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default:
+            // NULL; no column the server writes holds a float.
+            return .null
         }
     }
 

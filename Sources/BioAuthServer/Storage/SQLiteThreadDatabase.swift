@@ -4,12 +4,13 @@ import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// SQLKit's view of a ``SQLiteHandle``: queries are serialised with SQLiteKit's dialect and run
-/// on the handle's ``SQLiteThread``.
+/// SQLKit's view of a ``SQLiteHandle`` (queries serialised with SQLiteKit's dialect), and its
+/// ``StatementDatabase`` statements passed straight to the handle; both run on the handle's
+/// ``SQLiteThread``.
 ///
 /// Called on that thread (inside `withTaskExecutorPreference`), a statement runs at once, without
 /// suspending; called elsewhere, it moves to the thread for the statement and back.
-struct SQLiteThreadDatabase: SQLDatabase {
+struct SQLiteThreadDatabase: StatementDatabase {
     let handle: SQLiteHandle
     let thread: SQLiteThread
     let logger: Logger
@@ -36,6 +37,11 @@ struct SQLiteThreadDatabase: SQLDatabase {
         } else {
             try await thread.perform(run)
         }
+    }
+
+    func rows(_ sql: String, _ values: [SQLValue]) async throws -> [StatementRow] {
+        if thread.isCurrent { return try handle.rows(sql, values) }
+        return try await thread.perform { [handle] in try handle.rows(sql, values) }
     }
 }
 

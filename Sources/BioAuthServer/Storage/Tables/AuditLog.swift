@@ -38,31 +38,30 @@ struct AuditLog: Sendable {
     /// A passkey's id is kept in the `registration_id` column (both name the credential
     /// involved); the listing tells them apart by their prefixes, `reg_` and `pk_`.
     static func record(
-        _ db: any SQLDatabase, userID: String, type: AuditEvent.Kind, outcome: AuditEvent.Outcome,
+        _ db: any StatementDatabase, userID: String, type: AuditEvent.Kind, outcome: AuditEvent.Outcome,
         at now: Date, registrationID: String? = nil, passkeyID: String? = nil, sessionID: String? = nil
     ) async throws {
-        let registrationID = registrationID ?? passkeyID
-        try await db.raw("""
-            INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id)
-            VALUES (\(bind: SecureRandom.identifier(.event)), \(bind: userID), \(bind: type.rawValue), \(bind: outcome.rawValue),
-                    \(bind: now.millisecondsSince1970), \(bind: registrationID), \(bind: sessionID))
-            """).run()
+        try await db.run("""
+            INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """,
+            .text(SecureRandom.identifier(.event)), .text(userID), .text(type.rawValue), .text(outcome.rawValue), .time(now),
+            .text(registrationID ?? passkeyID), .text(sessionID))
     }
 
     /// Counts one more failure (or locked attempt) of `subject` in the current hour.
     static func count(
-        _ db: any SQLDatabase, _ subject: Subject, type: AuditEvent.Kind, outcome: AuditEvent.Outcome, at now: Date,
+        _ db: any StatementDatabase, _ subject: Subject, type: AuditEvent.Kind, outcome: AuditEvent.Outcome, at now: Date,
         registrationID: String? = nil, passkeyID: String? = nil
     ) async throws {
-        let registrationID = registrationID ?? passkeyID
         let at = now.millisecondsSince1970
-        try await db.raw("""
+        try await db.run("""
             INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
-            VALUES (\(bind: SecureRandom.identifier(.event)), \(bind: subject.key), \(bind: type.rawValue), \(bind: outcome.rawValue),
-                    \(bind: registrationID ?? ""), \(bind: at - at % tallyWindowMilliseconds), 1, \(bind: at))
+            VALUES ($1, $2, $3, $4, $5, $6, 1, $7)
             ON CONFLICT (subject, type, outcome, registration_id, window_start)
             DO UPDATE SET count = audit_tallies.count + 1, last_at = excluded.last_at
-            """).run()
+            """,
+            .text(SecureRandom.identifier(.event)), .text(subject.key), .text(type.rawValue), .text(outcome.rawValue),
+            .text(registrationID ?? passkeyID ?? ""), .integer(at - at % tallyWindowMilliseconds), .integer(at))
     }
 
     /// The user's newest events, counted ones included (those under the username only from the
@@ -107,7 +106,7 @@ struct AuditLog: Sendable {
     }
 
     /// Deletes events and counted failures last written at or before `cutoff`; returns how many.
-    static func purge(_ db: any SQLDatabase, writtenBy cutoff: Int64) async throws -> Int {
+    static func purge(_ db: any StatementDatabase, writtenBy cutoff: Int64) async throws -> Int {
         try await db.raw("DELETE FROM audit_events WHERE created_at <= \(bind: cutoff) RETURNING id").all().count
             + db.raw("DELETE FROM audit_tallies WHERE last_at <= \(bind: cutoff) RETURNING id").all().count
     }

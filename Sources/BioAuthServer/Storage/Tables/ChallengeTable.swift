@@ -9,7 +9,7 @@ import SQLKit
 enum ChallengeTable {
     /// Stores a new challenge.
     static func insert(
-        _ db: any SQLDatabase, id: String = SecureRandom.identifier(.challenge), registrationID: String, ceremony: Ceremony,
+        _ db: any StatementDatabase, id: String = SecureRandom.identifier(.challenge), registrationID: String, ceremony: Ceremony,
         bytes: Data, now: Date, expiresAt: Date
     ) async throws {
         try await db.raw("""
@@ -22,7 +22,7 @@ enum ChallengeTable {
     /// Deletes a challenge (by id, or the one of a registration) and returns its bytes if it had
     /// not yet expired. Deleting is the consumption: of concurrent callers, only one gets the row.
     static func consume(
-        _ db: any SQLDatabase, id: String? = nil, registrationID: String? = nil, ceremony: Ceremony, now: Date
+        _ db: any StatementDatabase, id: String? = nil, registrationID: String? = nil, ceremony: Ceremony, now: Date
     ) async throws -> Data? {
         var query = SQLQueryString("DELETE FROM challenges WHERE ceremony = \(bind: Int(ceremony.rawValue))")
         if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
@@ -37,12 +37,12 @@ enum ChallengeTable {
     }
 
     /// Deletes every challenge of a registration.
-    static func deleteAll(_ db: any SQLDatabase, registrationID: String) async throws {
+    static func deleteAll(_ db: any StatementDatabase, registrationID: String) async throws {
         try await db.raw("DELETE FROM challenges WHERE registration_id = \(bind: registrationID)").run()
     }
 
     /// Deletes the challenges expired by `now`; returns how many.
-    static func purgeExpired(_ db: any SQLDatabase, now: Int64) async throws -> Int {
+    static func purgeExpired(_ db: any StatementDatabase, now: Int64) async throws -> Int {
         try await db.raw("DELETE FROM challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
     }
 }

@@ -18,7 +18,7 @@ enum FactorFailureTable {
     /// Counts one more attempt unless the factor is locked (a lock that ended, or a run idle for
     /// `window` milliseconds, starts a new run).
     static func reserve(
-        _ db: any SQLDatabase, usernameKey: String, factor: FactorLockout.Factor, now: any SQLExpression, window: Int64
+        _ db: any StatementDatabase, usernameKey: String, factor: FactorLockout.Factor, now: any SQLExpression, window: Int64
     ) async throws -> Reserved {
         let row = try await db.raw("""
             INSERT INTO factor_failures (username_key, factor, failures, locked_until, last_attempt_at)
@@ -44,7 +44,7 @@ enum FactorFailureTable {
     /// until `forever` once this is lockout number `escalatesAt` in a row. Returns whether a row
     /// was there to update.
     static func recordFailure(
-        _ db: any SQLDatabase, usernameKey: String, factor: FactorLockout.Factor, locks: Bool, escalatesAt: Int,
+        _ db: any StatementDatabase, usernameKey: String, factor: FactorLockout.Factor, locks: Bool, escalatesAt: Int,
         lockUntil: any SQLExpression, forever: Int64
     ) async throws -> Bool {
         try await db.raw("""
@@ -59,13 +59,13 @@ enum FactorFailureTable {
     }
 
     /// Deletes a factor's counter (after a success, or a new secret).
-    static func clear(_ db: any SQLDatabase, usernameKey: String, factor: FactorLockout.Factor) async throws {
+    static func clear(_ db: any StatementDatabase, usernameKey: String, factor: FactorLockout.Factor) async throws {
         try await db.raw("DELETE FROM factor_failures WHERE username_key = \(bind: usernameKey) AND factor = \(bind: factor.rawValue)").run()
     }
 
     /// Deletes the counters whose lock ended by `now`, or whose run has been idle for `window`
     /// milliseconds (a PIN's, only if it never locked: its lockouts escalate); returns how many.
-    static func purge(_ db: any SQLDatabase, now: Int64, window: Int64) async throws -> Int {
+    static func purge(_ db: any StatementDatabase, now: Int64, window: Int64) async throws -> Int {
         try await db.raw("""
             DELETE FROM factor_failures
             WHERE ((locked_until IS NOT NULL AND locked_until <= \(bind: now))

@@ -15,7 +15,7 @@ enum PasskeyTable {
     /// Stores a verified registration; `false` when its credential id is already taken (§7.1
     /// step 27: by any user, in any state).
     static func insert(
-        _ db: any SQLDatabase, id: String, userID: String, _ registration: VerifiedRegistration, label: String, now: Date,
+        _ db: any StatementDatabase, id: String, userID: String, _ registration: VerifiedRegistration, label: String, now: Date,
         isUniqueViolation: @Sendable (any Error) -> Bool
     ) async throws -> Bool {
         do {
@@ -34,7 +34,7 @@ enum PasskeyTable {
     }
 
     /// The user's active passkeys, newest first.
-    static func all(_ db: any SQLDatabase, userID: String) async throws -> [StoredPasskey] {
+    static func all(_ db: any StatementDatabase, userID: String) async throws -> [StoredPasskey] {
         try await db.raw("""
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE user_id = \(bind: userID) AND status = 'active' ORDER BY created_at DESC, id
             """).all().map(StoredPasskey.init(row:))
@@ -44,7 +44,7 @@ enum PasskeyTable {
     /// (a registration's `excludeCredentials` names them all: an authenticator that already made
     /// one for this account should not make another, and a revoked one could not be registered
     /// again anyway; the active ones count toward the limit).
-    static func credentials(_ db: any SQLDatabase, userID: String) async throws -> [(descriptor: PublicKeyCredentialDescriptorJSON, isActive: Bool)] {
+    static func credentials(_ db: any StatementDatabase, userID: String) async throws -> [(descriptor: PublicKeyCredentialDescriptorJSON, isActive: Bool)] {
         try await db.raw("""
             SELECT credential_id, transports, status FROM passkeys WHERE user_id = \(bind: userID) ORDER BY created_at
             """).all().map { row in
@@ -55,14 +55,14 @@ enum PasskeyTable {
     }
 
     /// An active passkey of the user's, by id.
-    static func find(_ db: any SQLDatabase, id: String, userID: String) async throws -> StoredPasskey? {
+    static func find(_ db: any StatementDatabase, id: String, userID: String) async throws -> StoredPasskey? {
         try await db.raw("""
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active'
             """).first().map(StoredPasskey.init(row:))
     }
 
     /// An active passkey (or one in any state) by credential id, whoever owns it.
-    static func find(_ db: any SQLDatabase, credentialID: [UInt8], anyStatus: Bool = false) async throws -> StoredPasskey? {
+    static func find(_ db: any StatementDatabase, credentialID: [UInt8], anyStatus: Bool = false) async throws -> StoredPasskey? {
         try await db.raw("""
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE credential_id = \(bind: Data(credentialID))
             \(unsafeRaw: anyStatus ? "" : "AND status = 'active'")
@@ -73,7 +73,7 @@ enum PasskeyTable {
     /// while the passkey is active and its counter is still `expectedSignCount`, so that of two
     /// racing assertions with the same counter only one counts; `false` otherwise.
     static func markUsed(
-        _ db: any SQLDatabase, id: String, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, now: Date
+        _ db: any StatementDatabase, id: String, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, now: Date
     ) async throws -> Bool {
         try await !db.raw("""
             UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp ? 1 : 0),
@@ -84,14 +84,14 @@ enum PasskeyTable {
     }
 
     /// Renames an active passkey of the user's; whether there was one.
-    static func rename(_ db: any SQLDatabase, id: String, userID: String, label: String) async throws -> Bool {
+    static func rename(_ db: any StatementDatabase, id: String, userID: String, label: String) async throws -> Bool {
         try await !db.raw("""
             UPDATE passkeys SET label = \(bind: label) WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' RETURNING id
             """).all().isEmpty
     }
 
     /// Revokes an active passkey of the user's (or every one, without `id`); returns the ids revoked.
-    static func revoke(_ db: any SQLDatabase, id: String? = nil, userID: String, now: Date) async throws -> [String] {
+    static func revoke(_ db: any StatementDatabase, id: String? = nil, userID: String, now: Date) async throws -> [String] {
         var query = SQLQueryString("""
             UPDATE passkeys SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
             WHERE user_id = \(bind: userID) AND status = 'active'

@@ -5,7 +5,7 @@ import SQLKit
 /// an older build left.
 enum RateWindow {
     /// Deletes the counters of minutes before `cutoff`; returns how many.
-    static func purge(_ db: any SQLDatabase, before cutoff: Int64) async throws -> Int {
+    static func purge(_ db: any StatementDatabase, before cutoff: Int64) async throws -> Int {
         try await db.raw("DELETE FROM rate_windows WHERE window_start < \(bind: cutoff) RETURNING key").all().count
     }
 }

@@ -8,7 +8,7 @@ enum RegistrationTable {
     private static let columns = "id, user_id, kind, algorithm, public_key, label, status, created_at, last_used_at"
 
     /// A pending or active registration of the user's.
-    static func find(_ db: any SQLDatabase, id: String, userID: String) async throws -> StoredRegistration? {
+    static func find(_ db: any StatementDatabase, id: String, userID: String) async throws -> StoredRegistration? {
         try await db.raw("""
             SELECT \(unsafeRaw: columns) FROM registrations
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active')
@@ -16,7 +16,7 @@ enum RegistrationTable {
     }
 
     /// The user's pending and active registrations, newest first.
-    static func all(_ db: any SQLDatabase, userID: String) async throws -> [StoredRegistration] {
+    static func all(_ db: any StatementDatabase, userID: String) async throws -> [StoredRegistration] {
         try await db.raw("""
             SELECT \(unsafeRaw: columns) FROM registrations
             WHERE user_id = \(bind: userID) AND status IN ('pending', 'active') ORDER BY created_at DESC, id
@@ -24,7 +24,7 @@ enum RegistrationTable {
     }
 
     /// How many registrations the user holds: pending and active, or only pending.
-    static func count(_ db: any SQLDatabase, userID: String, pendingOnly: Bool) async throws -> Int {
+    static func count(_ db: any StatementDatabase, userID: String, pendingOnly: Bool) async throws -> Int {
         let statuses = pendingOnly ? "('pending')" : "('pending', 'active')"
         return try await db.raw("""
             SELECT COUNT(*) AS held FROM registrations WHERE user_id = \(bind: userID) AND status IN \(unsafeRaw: statuses)
@@ -32,13 +32,13 @@ enum RegistrationTable {
     }
 
     /// Whether this public key is registered (in any state).
-    static func contains(_ db: any SQLDatabase, publicKey: DevicePublicKey) async throws -> Bool {
+    static func contains(_ db: any StatementDatabase, publicKey: DevicePublicKey) async throws -> Bool {
         try await db.raw("SELECT 1 AS known FROM registrations WHERE public_key = \(bind: publicKey.canonicalBytes)").first() != nil
     }
 
     /// Inserts a pending registration.
     static func insertPending(
-        _ db: any SQLDatabase, id: String, userID: String, kind: RegistrationKind, key: DevicePublicKey, label: String,
+        _ db: any StatementDatabase, id: String, userID: String, kind: RegistrationKind, key: DevicePublicKey, label: String,
         pinHash: String?, now: Date
     ) async throws {
         try await db.raw("""
@@ -49,12 +49,12 @@ enum RegistrationTable {
     }
 
     /// Makes a pending registration active; whether it was still pending.
-    static func activate(_ db: any SQLDatabase, id: String) async throws -> Bool {
+    static func activate(_ db: any StatementDatabase, id: String) async throws -> Bool {
         try await !db.raw("UPDATE registrations SET status = 'active' WHERE id = \(bind: id) AND status = 'pending' RETURNING id").all().isEmpty
     }
 
     /// The ids of the user's pending and active registrations, of one kind or all, but `except`.
-    static func liveIDs(_ db: any SQLDatabase, userID: String, kind: RegistrationKind? = nil, except: String? = nil) async throws -> [String] {
+    static func liveIDs(_ db: any StatementDatabase, userID: String, kind: RegistrationKind? = nil, except: String? = nil) async throws -> [String] {
         var query = SQLQueryString("SELECT id FROM registrations WHERE user_id = \(bind: userID) AND status IN ('pending', 'active')")
         if let kind { query.appendInterpolation(unsafeRaw: " AND kind = "); query.appendInterpolation(bind: kind.rawValue) }
         if let except { query.appendInterpolation(unsafeRaw: " AND id <> "); query.appendInterpolation(bind: except) }
@@ -63,20 +63,36 @@ enum RegistrationTable {
 
     /// The owner and key of registration `id` if it is of `kind`, whatever its status (the
     /// completion's transaction checks that it is still active).
-    static func signingKey(_ db: any SQLDatabase, id: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
-        guard let row = try await db.raw("""
-            SELECT user_id, algorithm, public_key FROM registrations WHERE id = \(bind: id) AND kind = \(bind: kind.rawValue)
-            """).first() else { return nil }
-        return (try row.decode(column: "user_id", as: String.self), try StoredRegistration.publicKey(from: row))
+    static func signingKey(_ db: any StatementDatabase, id: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
+        guard let row = try await db.first(SigningKey.self, .text(id), .text(kind.rawValue)) else { return nil }
+        let algorithm = try row.enumeration(1, as: SignatureAlgorithm.self)
+        guard let key = try? DevicePublicKey(algorithm: algorithm, canonicalBytes: try row.bytes(2)) else {
+            throw CorruptRowError(column: "public_key")
+        }
+        return (try row.text(0), key)
     }
 
     /// Whether a registration is active.
-    static func isActive(_ db: any SQLDatabase, id: String) async throws -> Bool {
-        try await db.raw("SELECT 1 AS active FROM registrations WHERE id = \(bind: id) AND status = 'active'").first() != nil
+    static func isActive(_ db: any StatementDatabase, id: String) async throws -> Bool {
+        try await db.first(IsActive.self, .text(id)) != nil
+    }
+
+    /// ``signingKey(_:id:kind:)``'s query, run for every sign-in.
+    enum SigningKey: PreparedStatementText {
+        static let name = "bioauth_registration_signing_key"
+        static let sql = "SELECT user_id, algorithm, public_key FROM registrations WHERE id = $1 AND kind = $2"
+        static let parameters: [SQLType] = [.text, .text]
+    }
+
+    /// ``isActive(_:id:)``'s query, run for every challenge.
+    enum IsActive: PreparedStatementText {
+        static let name = "bioauth_registration_is_active"
+        static let sql = "SELECT 1 FROM registrations WHERE id = $1 AND status = 'active'"
+        static let parameters: [SQLType] = [.text]
     }
 
     /// Revokes a pending or active registration.
-    static func revoke(_ db: any SQLDatabase, id: String, now: Date) async throws {
+    static func revoke(_ db: any StatementDatabase, id: String, now: Date) async throws {
         try await db.raw("""
             UPDATE registrations SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
             WHERE id = \(bind: id) AND status IN ('pending', 'active')
@@ -84,7 +100,7 @@ enum RegistrationTable {
     }
 
     /// Renames a pending or active registration of the user's; whether there was one.
-    static func rename(_ db: any SQLDatabase, id: String, userID: String, label: String) async throws -> Bool {
+    static func rename(_ db: any StatementDatabase, id: String, userID: String, label: String) async throws -> Bool {
         try await !db.raw("""
             UPDATE registrations SET label = \(bind: label)
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active') RETURNING id
@@ -92,15 +108,12 @@ enum RegistrationTable {
     }
 
     /// Records a verified use of an active registration; `false` when it is no longer active.
-    static func markUsed(_ db: any SQLDatabase, id: String, now: Date) async throws -> Bool {
-        try await !db.raw("""
-            UPDATE registrations SET last_used_at = \(bind: now.millisecondsSince1970)
-            WHERE id = \(bind: id) AND status = 'active' RETURNING id
-            """).all().isEmpty
+    static func markUsed(_ db: any StatementDatabase, id: String, now: Date) async throws -> Bool {
+        try await db.first("UPDATE registrations SET last_used_at = $1 WHERE id = $2 AND status = 'active' RETURNING id", .time(now), .text(id)) != nil
     }
 
     /// An active PIN key's stored PIN hash with its owner's username key.
-    static func pin(_ db: any SQLDatabase, registrationID: String) async throws -> (usernameKey: String, hash: String)? {
+    static func pin(_ db: any StatementDatabase, registrationID: String) async throws -> (usernameKey: String, hash: String)? {
         guard let row = try await db.raw("""
             SELECT u.username_key AS username_key, r.pin_hash AS pin_hash FROM registrations r JOIN users u ON u.id = r.user_id
             WHERE r.id = \(bind: registrationID) AND r.status = 'active' AND r.kind = 'pin'
@@ -109,13 +122,13 @@ enum RegistrationTable {
     }
 
     /// Replaces a PIN key's stored PIN hash.
-    static func setPINHash(_ db: any SQLDatabase, registrationID: String, hash: String) async throws {
+    static func setPINHash(_ db: any StatementDatabase, registrationID: String, hash: String) async throws {
         try await db.raw("UPDATE registrations SET pin_hash = \(bind: hash) WHERE id = \(bind: registrationID)").run()
     }
 
     /// Deletes registrations left pending since `cutoff` (and their challenges) that signed in no
     /// session; returns how many.
-    static func purgePending(_ db: any SQLDatabase, createdBy cutoff: Int64) async throws -> Int {
+    static func purgePending(_ db: any StatementDatabase, createdBy cutoff: Int64) async throws -> Int {
         // A pending registration's challenge is issued with it and expires challengeTTL later.
         try await db.raw("""
             DELETE FROM challenges WHERE registration_id IN (

@@ -6,30 +6,36 @@ import SQLKit
 /// transaction or connection. Only the SHA-256 of a token is stored.
 enum SessionTable {
     /// Inserts a session whose token hashes to `tokenDigest`.
-    static func insert(_ db: any SQLDatabase, _ session: Session, tokenDigest: Data) async throws {
-        try await db.raw("""
+    static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
+        try await db.run("""
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
                                   password_change_required)
-            VALUES (\(bind: session.id), \(bind: session.userID), \(bind: tokenDigest), \(bind: session.authentication.method.rawValue),
-                    \(bind: session.authentication.registrationID), \(bind: session.authentication.passkeyID), \(bind: session.createdAt.millisecondsSince1970),
-                    \(bind: session.expiresAt.millisecondsSince1970), \(bind: session.authenticatedAt.millisecondsSince1970),
-                    \(bind: session.passwordChangeRequired ? 1 : 0))
-            """).run()
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """,
+            .text(session.id), .text(session.userID), .bytes(tokenDigest), .text(session.authentication.method.rawValue),
+            .text(session.authentication.registrationID), .text(session.authentication.passkeyID), .time(session.createdAt),
+            .time(session.expiresAt), .time(session.authenticatedAt), .integer(session.passwordChangeRequired ? 1 : 0))
     }
 
     /// The caller a live session's token digest names, if any.
-    static func caller(_ db: any SQLDatabase, tokenDigest: Data, now: Date) async throws -> Caller? {
-        guard let row = try await db.raw("""
+    static func caller(_ db: any StatementDatabase, tokenDigest: Data, now: Date) async throws -> Caller? {
+        guard let row = try await db.first(CallerByToken.self, .bytes(tokenDigest), .time(now)) else { return nil }
+        return Caller(sessionID: try row.text(0), userID: try row.text(1), authenticatedAt: try row.date(2),
+                      passwordChangeRequired: try row.integer(3) != 0)
+    }
+
+    /// ``caller(_:tokenDigest:now:)``'s query, run for every authenticated request.
+    enum CallerByToken: PreparedStatementText {
+        static let name = "bioauth_session_caller_by_token"
+        static let sql = """
             SELECT id, user_id, authenticated_at, password_change_required FROM sessions
-            WHERE token_hash = \(bind: tokenDigest) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
-            """).first() else { return nil }
-        return Caller(sessionID: try row.decode(column: "id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
-                      authenticatedAt: try row.decodeDate(column: "authenticated_at"),
-                      passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
+            WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2
+            """
+        static let parameters: [SQLType] = [.bytes, .integer]
     }
 
     /// A user's live sessions (or the one with `id`), newest first.
-    static func live(_ db: any SQLDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
+    static func live(_ db: any StatementDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
         var query = SQLQueryString("""
             SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
@@ -52,13 +58,13 @@ enum SessionTable {
     }
 
     /// How many sessions are live now.
-    static func liveCount(_ db: any SQLDatabase, now: Date) async throws -> Int {
+    static func liveCount(_ db: any StatementDatabase, now: Date) async throws -> Int {
         try await db.raw("SELECT COUNT(*) AS live FROM sessions WHERE revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)")
             .first()?.decode(column: "live", as: Int.self) ?? 0
     }
 
     /// Ends one live session of the user's; whether there was one.
-    static func revoke(_ db: any SQLDatabase, id: String, userID: String, now: Date) async throws -> Bool {
+    static func revoke(_ db: any StatementDatabase, id: String, userID: String, now: Date) async throws -> Bool {
         try await !db.raw("""
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE id = \(bind: id) AND user_id = \(bind: userID)
@@ -68,7 +74,7 @@ enum SessionTable {
     }
 
     /// Ends every live session of a user but `sparing`; returns how many ended.
-    static func revokeAll(_ db: any SQLDatabase, userID: String, sparing sessionID: String?, now: Date) async throws -> Int {
+    static func revokeAll(_ db: any StatementDatabase, userID: String, sparing sessionID: String?, now: Date) async throws -> Int {
         try await db.raw("""
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
@@ -88,7 +94,7 @@ enum SessionTable {
     /// Ends every live session `signer` signed in but `sparing`. They are found through their
     /// owner's live sessions (`sessions_by_user`), so that no index on `passkey_id` has to be
     /// written at every sign-in.
-    static func revokeSigned(_ db: any SQLDatabase, by signer: Signer, sparing sessionID: String?, now: Date) async throws {
+    static func revokeSigned(_ db: any StatementDatabase, by signer: Signer, sparing sessionID: String?, now: Date) async throws {
         let (column, credentials, id) = switch signer {
         case .registration(let id): ("registration_id", "registrations", id)
         case .passkey(let id): ("passkey_id", "passkeys", id)
@@ -102,17 +108,17 @@ enum SessionTable {
     }
 
     /// Records a primary authentication on a session.
-    static func markAuthenticated(_ db: any SQLDatabase, id: String, now: Date) async throws {
+    static func markAuthenticated(_ db: any StatementDatabase, id: String, now: Date) async throws {
         try await db.raw("UPDATE sessions SET authenticated_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: id)").run()
     }
 
     /// Lifts a one-time password's restriction from a session.
-    static func clearPasswordChangeRequired(_ db: any SQLDatabase, id: String) async throws {
+    static func clearPasswordChangeRequired(_ db: any StatementDatabase, id: String) async throws {
         try await db.raw("UPDATE sessions SET password_change_required = 0 WHERE id = \(bind: id)").run()
     }
 
     /// Deletes sessions that expired or were revoked at or before `cutoff`; returns how many.
-    static func purge(_ db: any SQLDatabase, endedBy cutoff: Int64) async throws -> Int {
+    static func purge(_ db: any StatementDatabase, endedBy cutoff: Int64) async throws -> Int {
         try await db.raw("""
             DELETE FROM sessions
             WHERE expires_at <= \(bind: cutoff) OR (revoked_at IS NOT NULL AND revoked_at <= \(bind: cutoff))

@@ -8,15 +8,16 @@ import SQLKit
 enum SpentChallengeTable {
     /// Spends `challenge` inside the caller's transaction: `false` when it has expired by `now` or
     /// was spent before (of concurrent spenders, exactly one gets `true`).
-    static func spend(_ db: any SQLDatabase, _ challenge: AuthenticationChallenge, now: Int64) async throws -> Bool {
+    static func spend(_ db: any StatementDatabase, _ challenge: AuthenticationChallenge, now: Int64) async throws -> Bool {
         guard challenge.expiresAt > now else { return false }
-        return try await !db.raw("""
-            INSERT INTO spent_challenges (id) VALUES (\(bind: challenge.id)) ON CONFLICT (id) DO NOTHING RETURNING id
-            """).all().isEmpty
+        return try await db.first(spendStatement, .text(challenge.id)) != nil
     }
 
+    /// Records `$1` as spent; a row comes back only if it was not spent before.
+    static let spendStatement = "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id"
+
     /// Deletes the ids of challenges expired by `now` (no longer usable, spent or not); returns how many.
-    static func purgeExpired(_ db: any SQLDatabase, now: Int64) async throws -> Int {
+    static func purgeExpired(_ db: any StatementDatabase, now: Int64) async throws -> Int {
         // Every id of a challenge expiring at or after `now` sorts after this prefix.
         try await db.raw("DELETE FROM spent_challenges WHERE id < \(bind: AuthenticationChallenge.idPrefix(expiringAt: now)) RETURNING id")
             .all().count

@@ -11,7 +11,7 @@ enum UserTable {
     /// Inserts an account unless its username key is taken (also by a concurrent insert on
     /// another instance, which the unique index catches).
     static func insert(
-        _ db: any SQLDatabase, _ user: User, usernameKey: String, passwordHash: String, isUniqueViolation: (any Error) -> Bool
+        _ db: any StatementDatabase, _ user: User, usernameKey: String, passwordHash: String, isUniqueViolation: (any Error) -> Bool
     ) async throws -> Insertion {
         let taken = try await db.raw("SELECT 1 AS taken FROM users WHERE username_key = \(bind: usernameKey)").first() != nil
         guard !taken else { return .usernameTaken }
@@ -28,22 +28,23 @@ enum UserTable {
     }
 
     /// A user by id.
-    static func user(_ db: any SQLDatabase, id: String) async throws -> User? {
-        try await db.raw("SELECT id, username, created_at FROM users WHERE id = \(bind: id)").first().map(user(from:))
+    static func user(_ db: any StatementDatabase, id: String) async throws -> User? {
+        guard let row = try await db.first("SELECT username, created_at FROM users WHERE id = $1", .text(id)) else { return nil }
+        return User(id: id, username: try row.text(0), createdAt: try row.date(1))
     }
 
     /// The id of the user with this username key.
-    static func id(_ db: any SQLDatabase, usernameKey: String) async throws -> String? {
+    static func id(_ db: any StatementDatabase, usernameKey: String) async throws -> String? {
         try await db.raw("SELECT id FROM users WHERE username_key = \(bind: usernameKey)").first()?.decode(column: "id", as: String.self)
     }
 
     /// The username key of a user.
-    static func usernameKey(_ db: any SQLDatabase, id: String) async throws -> String? {
+    static func usernameKey(_ db: any StatementDatabase, id: String) async throws -> String? {
         try await db.raw("SELECT username_key FROM users WHERE id = \(bind: id)").first()?.decode(column: "username_key", as: String.self)
     }
 
     /// The account with this username key, with what a password check needs.
-    static func passwordAccount(_ db: any SQLDatabase, usernameKey: String) async throws -> PasswordAccount? {
+    static func passwordAccount(_ db: any StatementDatabase, usernameKey: String) async throws -> PasswordAccount? {
         try await db.raw("""
             SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users
             WHERE username_key = \(bind: usernameKey)
@@ -51,14 +52,14 @@ enum UserTable {
     }
 
     /// The account with this id, with what a password check needs.
-    static func passwordAccount(_ db: any SQLDatabase, id: String) async throws -> PasswordAccount? {
+    static func passwordAccount(_ db: any StatementDatabase, id: String) async throws -> PasswordAccount? {
         try await db.raw("""
             SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users WHERE id = \(bind: id)
             """).first().map(PasswordAccount.init(row:))
     }
 
     /// Replaces a user's password hash; `changeRequired` marks a one-time password.
-    static func setPassword(_ db: any SQLDatabase, id: String, hash: String, changeRequired: Bool) async throws {
+    static func setPassword(_ db: any StatementDatabase, id: String, hash: String, changeRequired: Bool) async throws {
         try await db.raw("""
             UPDATE users SET password_hash = \(bind: hash), password_change_required = \(bind: changeRequired ? 1 : 0) WHERE id = \(bind: id)
             """).run()
@@ -66,7 +67,7 @@ enum UserTable {
 
     /// Locks the user's row until the transaction ends, so that concurrent writers that count the
     /// user's rows (PostgreSQL, READ COMMITTED, several instances) queue, as SQLite's writers do.
-    static func lock(_ db: any SQLDatabase, id: String) async throws {
+    static func lock(_ db: any StatementDatabase, id: String) async throws {
         try await db.raw("UPDATE users SET id = id WHERE id = \(bind: id)").run()
     }
 

@@ -17,7 +17,7 @@ enum WebAuthnChallengeTable {
 
     /// Stores a new challenge.
     static func insert(
-        _ db: any SQLDatabase, id: String, ceremony: Ceremony, userID: String?, sessionID: String?, challenge: Data, now: Date, expiresAt: Date
+        _ db: any StatementDatabase, id: String, ceremony: Ceremony, userID: String?, sessionID: String?, challenge: Data, now: Date, expiresAt: Date
     ) async throws {
         try await db.raw("""
             INSERT INTO webauthn_challenges (id, ceremony, user_id, session_id, challenge, created_at, expires_at)
@@ -27,7 +27,7 @@ enum WebAuthnChallengeTable {
     }
 
     /// Reads challenge `id` of `ceremony`, whatever its expiry (consuming decides).
-    static func read(_ db: any SQLDatabase, id: String, ceremony: Ceremony) async throws -> Open? {
+    static func read(_ db: any StatementDatabase, id: String, ceremony: Ceremony) async throws -> Open? {
         guard let row = try await db.raw("""
             SELECT challenge, user_id, session_id FROM webauthn_challenges WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue))
             """).first() else { return nil }
@@ -38,7 +38,7 @@ enum WebAuthnChallengeTable {
 
     /// Deletes challenge `id` of `ceremony`; whether it was there and had not expired. Deleting
     /// is the consumption: whatever the verdict on the response, a challenge serves one attempt.
-    static func consume(_ db: any SQLDatabase, id: String, ceremony: Ceremony, now: Date) async throws -> Bool {
+    static func consume(_ db: any StatementDatabase, id: String, ceremony: Ceremony, now: Date) async throws -> Bool {
         guard let row = try await db.raw("""
             DELETE FROM webauthn_challenges WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue)) RETURNING expires_at
             """).first() else { return false }
@@ -46,7 +46,7 @@ enum WebAuthnChallengeTable {
     }
 
     /// Deletes the challenges expired by `now`; returns how many.
-    static func purgeExpired(_ db: any SQLDatabase, now: Int64) async throws -> Int {
+    static func purgeExpired(_ db: any StatementDatabase, now: Int64) async throws -> Int {
         try await db.raw("DELETE FROM webauthn_challenges WHERE expires_at <= \(bind: now) RETURNING id").all().count
     }
 }
