@@ -48,6 +48,29 @@ struct MigrationTests {
         }
     }
 
+    @Test("a new SQLite database has 1 KiB pages; a file made with 4 KiB pages keeps them and is migrated and used as before")
+    func pageSize() async throws {
+        let logger = Logger(label: "test")
+        @Sendable func pageSize(_ database: any DatabaseProvider) async throws -> Int64? {
+            try await database.withDatabase { db in try await db.first("PRAGMA page_size")?.integer(0) }
+        }
+        try await withDatabaseFile { path in
+            let database = try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+            #expect(try await pageSize(database) == 1024)
+            try await database.shutdown()
+        }
+        try await withDatabaseFile { path in
+            // A file an older build made: SQLite's default page size, already in WAL mode.
+            let old = try SQLiteHandle(path: path, settings: ["PRAGMA journal_mode = WAL", "CREATE TABLE made_before (x INTEGER)"])
+            try old.close()
+            let database = try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+            try await Migrator.migrate(database, now: Date(), logger: logger)
+            #expect(try await pageSize(database) == 4096)
+            #expect(try await versions(database) == Migrator.migrations.map(\.version))
+            try await database.shutdown()
+        }
+    }
+
     @Test("SQLite runs in WAL mode, and every commit syncs")
     func durableSettings() async throws {
         try await withDatabaseFile { path in

@@ -1,6 +1,11 @@
 /// The settings of the server's writing SQLite connections, as PRAGMA statements; also what the
 /// benchmark's SQLite floor opens its connections with, so that it measures the same database.
 ///
+/// Pages are 1 KiB instead of SQLite's default 4 KiB: a commit writes every page it changed to the
+/// WAL, and a sign-in changes a row or index entry of a few dozen bytes on each of about a dozen
+/// pages, so smaller pages write about half as much per sign-in (docs/BENCHMARKS.md). The size is
+/// fixed when a database file is created; an existing file keeps its own (docs/DEPLOYMENT.md).
+///
 /// busy_timeout waits in case another process (a backup, an operator) holds a lock. The
 /// checkpointer copies the WAL into the file; the automatic checkpoint stays as a backstop at
 /// 40 MB. The cache is 32 MiB of pages instead of SQLite's default 2 MiB, so that the inner pages
@@ -9,6 +14,7 @@ package enum SQLiteConnectionSettings {
     /// The PRAGMA statements for a connection with the given `synchronous` setting (`FULL`, `NORMAL`).
     package static func pragmas(synchronous: String) -> [String] {
         [
+            "PRAGMA page_size = 1024",
             "PRAGMA journal_mode = WAL",
             "PRAGMA synchronous = \(synchronous)",
             "PRAGMA foreign_keys = ON",
