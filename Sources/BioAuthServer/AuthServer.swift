@@ -209,16 +209,18 @@ package struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
-    /// The biometric sign-in as this configuration sets it up, with its own session service.
+    /// The biometric sign-in as this configuration sets it up, with its own session service and
+    /// key cache.
     package func biometricService() -> BiometricService {
-        biometricService(sessions: SessionService(database: database, time: configuration.timeSource, defaultMinutes: configuration.defaultSessionMinutes))
+        biometricService(sessions: SessionService(database: database, time: configuration.timeSource, defaultMinutes: configuration.defaultSessionMinutes),
+                         signingKeys: SigningKeyCache())
     }
 
     /// The biometric sign-in as this configuration sets it up.
-    func biometricService(sessions: SessionService) -> BiometricService {
+    func biometricService(sessions: SessionService, signingKeys: SigningKeyCache) -> BiometricService {
         BiometricService(
             database: database, sessions: sessions, time: configuration.timeSource, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, challengeKeys: pinKeys, challengeRate: challengeRate)
+            challengeTTL: configuration.challengeTTL, challengeKeys: pinKeys, signingKeys: signingKeys, challengeRate: challengeRate)
     }
 
     /// The router with every route of the contract, each recorded in `catalog` (which also tells
@@ -227,6 +229,8 @@ package struct AuthServer: Sendable {
         let time = configuration.timeSource
         let hasher = PasswordHasher(cost: configuration.passwordHashCost)
         let sessions = SessionService(database: database, time: time, defaultMinutes: configuration.defaultSessionMinutes)
+        // Device keys remembered after their first use (they never change; each instance keeps its own).
+        let signingKeys = SigningKeyCache()
         let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration,
                                     clock: DatabaseClock(flavor: database.flavor, time: time))
         let guarded = LockoutGuard(database: database, lockout: lockout, metrics: metrics, time: time)
@@ -241,8 +245,9 @@ package struct AuthServer: Sendable {
             accounts: accountService,
             passwordSignIn: passwordSignIn,
             pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
-                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys))
-        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions), registrations: registrations)
+                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys,
+                             signingKeys: signingKeys))
+        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions, signingKeys: signingKeys), registrations: registrations)
         let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, sessions: sessions, time: time,
                                                  challengeTTL: configuration.challengeTTL, decoyKey: pinKeys.current)
         let passkeys = PasskeyRoutes(
@@ -256,7 +261,7 @@ package struct AuthServer: Sendable {
         let sessionRoutes = SessionRoutes(
             sessions: sessions,
             reauthentication: ReauthenticationService(database: database, hasher: hasher, guarded: guarded, time: time,
-                                                      relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys))
+                                                      relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys, signingKeys: signingKeys))
 
         let router = Router(context: BioAuthRequestContext.self)
         // Method and path only: no headers (they carry the bearer token), never bodies.

@@ -16,6 +16,8 @@ package struct BiometricService: Sendable {
     let relyingPartyID: String
     let challengeTTL: Duration
     let challengeKeys: PINKeyRing
+    /// The keys of registrations that answered challenges before.
+    let signingKeys: SigningKeyCache
     let challengeRate: ChallengeRateLimit
 
     /// Issues an authentication challenge for an active registration, biometric or PIN. It only
@@ -44,7 +46,7 @@ package struct BiometricService: Sendable {
 
     /// Reads the challenge and its biometric registration and parses the signature (reads only).
     package func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
-        try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signature: request.signature,
+        try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys, signature: request.signature,
                                     kind: .biometric, relyingPartyID: relyingPartyID)
     }
 

@@ -16,18 +16,17 @@ package struct KeyAssertion: Sendable {
     /// Whether the device key signed this challenge's message.
     var signatureIsValid: Bool { key.isValidSignature(signature, for: message) }
 
-    /// Verifies challenge id `challengeID` under `keys`, reads its registration, which must be of
-    /// `kind` (and belong to `userID` when given), and parses the signature. It only reads: a
-    /// malformed signature is bad input and changes nothing; a forged, altered or foreign
-    /// challenge is `challenge_invalid`. Whether it expired or was spent, spending decides.
+    /// Verifies challenge id `challengeID` under `keys`, finds its registration's key (remembered
+    /// in `signingKeys`, or read and then remembered), which must be of `kind` (and belong to
+    /// `userID` when given), and parses the signature. It only reads: a malformed signature is bad
+    /// input and changes nothing; a forged, altered or foreign challenge is `challenge_invalid`.
+    /// Whether it expired or was spent, or its registration revoked, the completion decides.
     static func read(
-        _ database: any DatabaseProvider, challengeID: String, keys: PINKeyRing, signature: Base64URLBytes, kind: RegistrationKind,
-        userID: String? = nil, relyingPartyID: String
+        _ database: any DatabaseProvider, challengeID: String, keys: PINKeyRing, signingKeys: SigningKeyCache, signature: Base64URLBytes,
+        kind: RegistrationKind, userID: String? = nil, relyingPartyID: String
     ) async throws -> KeyAssertion {
         guard let challenge = AuthenticationChallenge.verify(id: challengeID, keys: keys),
-              let owner = try await database.withDatabase({ db in
-                  try await RegistrationTable.signingKey(db, id: challenge.registrationID, kind: kind)
-              }),
+              let owner = try await signingKey(database, registrationID: challenge.registrationID, kind: kind, cache: signingKeys),
               userID == nil || userID == owner.userID
         else {
             throw SignatureRules.unknownChallenge
@@ -37,6 +36,20 @@ package struct KeyAssertion: Sendable {
             signature: try SignatureRules.parse(signature, for: owner.key.algorithm),
             message: try SignatureRules.message(.authentication, relyingPartyID: relyingPartyID, registrationID: challenge.registrationID,
                                                 challenge: challenge.bytes))
+    }
+
+    /// Registration `registrationID`'s owner and key if it is of `kind`: from `cache`, or read and
+    /// remembered.
+    private static func signingKey(
+        _ database: any DatabaseProvider, registrationID: String, kind: RegistrationKind, cache: SigningKeyCache
+    ) async throws -> (userID: String, key: DevicePublicKey)? {
+        if let entry = cache.entry(for: registrationID) {
+            return entry.kind == kind ? (entry.userID, entry.key) : nil
+        }
+        guard let owner = try await database.withDatabase({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
+        else { return nil }
+        cache.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
+        return owner
     }
 
     /// Spends the challenge inside the caller's transaction; `false` when it was already spent

@@ -21,6 +21,8 @@ struct PINService: Sendable {
     let relyingPartyID: String
     /// The keys authentication challenges are made under.
     let challengeKeys: PINKeyRing
+    /// The keys of registrations that answered challenges before.
+    let signingKeys: SigningKeyCache
 
     /// Starts setting a PIN: a pending PIN key holding the PIN's hash, and its registration
     /// challenge. Needs a recent primary authentication.
@@ -41,7 +43,8 @@ struct PINService: Sendable {
     /// Signs in with the PIN key's signature and the PIN.
     func signIn(_ request: PINSignInRequest) async throws -> SignInResponse {
         let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
-        let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signature: request.signature, kind: .pin,
+        let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
+                                                    signature: request.signature, kind: .pin,
                                                     relyingPartyID: relyingPartyID)
         let signatureIsValid = assertion.signatureIsValid
         let now = time.now()

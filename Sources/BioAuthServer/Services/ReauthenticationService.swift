@@ -16,6 +16,8 @@ struct ReauthenticationService: Sendable {
     let relyingPartyID: String
     /// The keys authentication challenges are made under.
     let challengeKeys: PINKeyRing
+    /// The keys of registrations that answered challenges before.
+    let signingKeys: SigningKeyCache
 
     /// Re-authenticates the caller with exactly one of the two proofs.
     func reauthenticate(_ request: ReauthenticateRequest, for caller: Caller) async throws -> CurrentSessionResponse {
@@ -47,7 +49,7 @@ struct ReauthenticationService: Sendable {
     }
 
     private func withSignature(challengeID: String, signature: Base64URLBytes, for caller: Caller) async throws -> CurrentSessionResponse {
-        let assertion = try await KeyAssertion.read(database, challengeID: challengeID, keys: challengeKeys, signature: signature, kind: .biometric,
+        let assertion = try await KeyAssertion.read(database, challengeID: challengeID, keys: challengeKeys, signingKeys: signingKeys, signature: signature, kind: .biometric,
                                                     userID: caller.userID, relyingPartyID: relyingPartyID)
         let signatureIsValid = assertion.signatureIsValid
         let now = time.now()
