@@ -1,4 +1,4 @@
-import BioAuthProtocol
+@testable import BioAuthProtocol
 import Foundation
 import Testing
 
@@ -64,6 +64,30 @@ struct WireJSONTests {
     func parse(_ text: String, fraction: Double) throws {
         let date = try #require(WireJSON.parseTimestamp(text))
         #expect(abs(date.timeIntervalSince1970 - (Self.exampleSeconds + fraction)) < 0.0005)
+    }
+
+    @Test("The canonical form is read by arithmetic to exactly the instant the format style gives, over years 1583–9999 and 0–9 fraction digits")
+    func canonicalParseAgreesWithFormatStyle() throws {
+        let edges: [Int64] = [-12_212_553_600, -2_208_988_800, 951_782_400, 951_868_799, 4_107_542_400, 253_402_300_799, -1, 0]
+        let samples = edges + (0..<3_000).map { _ in Int64.random(in: -12_212_553_600...253_402_300_799) }
+        for (index, seconds) in samples.enumerated() {
+            let digits = index % 10
+            let fraction = digits == 0 ? "" : "." + String((0..<digits).map { _ in "0123456789".randomElement()! })
+            let whole = WireJSON.formatTimestamp(Date(timeIntervalSince1970: TimeInterval(seconds))).dropLast(5)
+            let text = String(whole) + fraction + (index % 7 == 0 ? "z" : "Z")
+            let fast = try #require(WireJSON.parseCanonicalTimestamp(text), "\(text)")
+            #expect(fast == WireJSON.parseTimestampWithFormatStyle(text), "\(text)")
+        }
+    }
+
+    @Test("Text outside the canonical form is left to the format style", arguments: [
+        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T20:60:00Z", "2026-11-21T20:18:60Z",
+        "1582-10-15T00:00:00Z", "2026-11-21t20:18:25Z", "2026-11-21T20:18:25.Z", "2026-11-21T20:18:25.1234567890Z",
+        "+2026-11-21T20:18:25Z", "2026-11-21T20:18:25.12a3Z", "２０２６-11-21T20:18:25Z",
+    ])
+    func nonCanonical(_ text: String) {
+        #expect(WireJSON.parseCanonicalTimestamp(text) == nil)
+        #expect(WireJSON.parseTimestamp(text) == WireJSON.parseTimestampWithFormatStyle(text))
     }
 
     @Test("Rejects text that is not an RFC 3339 time", arguments: [
