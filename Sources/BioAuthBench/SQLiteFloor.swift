@@ -11,7 +11,7 @@ import VaporCSQLite
 /// sign-in, on one connection with the server's settings (``SQLiteConnectionSettings``):
 ///
 /// - the challenge: the registration check (issuing writes nothing);
-/// - the registration's key;
+/// - (not the registration's key: the server reads it once per device and remembers it);
 /// - the completion: `BEGIN IMMEDIATE`, the challenge's spent id, the registration's last use,
 ///   the user, the session's insert, the audit event's insert, `COMMIT`.
 ///
@@ -21,9 +21,6 @@ enum SQLiteFloor {
     /// The statements, as the server's tables write them (captured from a trace of a sign-in).
     static let challengeStatements = [
         "SELECT 1 FROM registrations WHERE id = $1 AND status = 'active'",
-    ]
-    static let readStatements = [
-        "SELECT user_id, algorithm, public_key FROM registrations WHERE id = $1 AND kind = $2",
     ]
     static let completionStatements = [
         "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id",
@@ -65,7 +62,6 @@ enum SQLiteFloor {
             let sessionID = SecureRandom.identifier(.session)
 
             try connection.run(challengeStatements[0], .text(account.registration))
-            try connection.run(readStatements[0], .text(account.registration), .text("biometric"))
             try connection.run("BEGIN IMMEDIATE")
             try connection.run(completionStatements[0], .text(challengeID))
             try connection.run(completionStatements[1], .integer(now), .text(account.registration))
