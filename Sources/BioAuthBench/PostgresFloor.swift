@@ -8,7 +8,7 @@ import Foundation
 /// trip, as a client library without pipelining sends them; not the registration's key, which
 /// the server reads once per device and remembers. pgbench prepares each statement once per
 /// connection (`-M prepared`). The server sends the completion as one statement
-/// (``BiometricSignInWrites``); reaching the floor with fewer round trips is the server's work.
+/// (`BiometricSignInWrites` in BioAuthServer); reaching the floor with fewer round trips is the server's work.
 enum PostgresFloor {
     /// The pgbench script for accounts numbered 1 to `accounts` (see ``BenchmarkDatabase/floorIdentifiers(_:)``).
     static func script(accounts: Int) -> String {

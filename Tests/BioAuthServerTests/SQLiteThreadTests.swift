@@ -86,4 +86,16 @@ struct SQLiteThreadTests {
             #expect(try await db.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(column: "n", as: Int.self) == 2)
         }
     }
+
+    @Test("a statement's values bind to $1, $2, … in order and come back typed; placeholders out of order or miscounted are refused")
+    func statementsBindInOrder() async throws {
+        try await withHandle { thread, handle in
+            let db = SQLiteThreadDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
+            let row = try await db.first("SELECT $1, $2, $3, $4, $1 || $2", .integer(7), .text("é"), .bytes([0, 255]), .null)
+            #expect(row?.values == [.integer(7), .text("é"), .bytes([0, 255]), .null, .text("7é")])
+            await #expect(throws: SQLiteStatementError.self) { try await db.first("SELECT $2, $1", .integer(1), .integer(2)) }
+            await #expect(throws: SQLiteStatementError.self) { try await db.first("SELECT $1, $2", .integer(1)) }
+            await #expect(throws: SQLiteStatementError.self) { try await db.first("SELECT ?, ?", .integer(1), .integer(2)) }
+        }
+    }
 }
