@@ -62,58 +62,32 @@ final class SQLiteHandle: @unchecked Sendable {
     /// Runs one statement with `binds` for its `?` parameters and passes each result row to
     /// `onRow` as (column names, values).
     func execute(_ sql: String, _ binds: [SQLiteData], onRow: ([String], [SQLiteData]) throws -> Void = { _, _ in }) throws {
-        let (statement, isKept) = try prepared(sql)
-        defer {
-            sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
-            if !isKept { sqlite_nio_sqlite3_finalize(statement) }
-        }
-        for (index, value) in binds.enumerated() {
-            try check(bind(value, at: Int32(index + 1), in: statement))
-        }
         var columns: [String]?
-        while true {
-            let stepped = sqlite_nio_sqlite3_step(statement)
-            switch stepped {
-            case SQLITE_DONE:
-                return
-            case SQLITE_ROW:
-                let count = sqlite_nio_sqlite3_column_count(statement)
-                if columns == nil {
-                    columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
-                }
-                try onRow(columns!, (0..<count).map { value(at: $0, in: statement) })
-            default:
-                try check(stepped)
+        try step(sql) { statement in
+            for (index, value) in binds.enumerated() {
+                try check(bind(value, at: Int32(index + 1), in: statement))
             }
+        } onRow: { statement, count in
+            if columns == nil {
+                columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+            }
+            try onRow(columns!, (0..<count).map { value(at: $0, in: statement) })
         }
     }
 
     /// Runs one statement with `values` for its `$1`, `$2`, … placeholders (``StatementDatabase``)
     /// and returns its rows.
     func rows(_ sql: String, _ values: [SQLValue]) throws -> [StatementRow] {
-        let (statement, isKept) = try prepared(sql)
-        defer {
-            sqlite_nio_sqlite3_reset(statement)
-            if !isKept { sqlite_nio_sqlite3_finalize(statement) }
-        }
-        try checkPlaceholders(of: statement, count: values.count, sql: sql)
-        for (index, value) in values.enumerated() {
-            try check(bind(value, at: Int32(index + 1), in: statement))
-        }
         var rows: [StatementRow] = []
-        while true {
-            let stepped = sqlite_nio_sqlite3_step(statement)
-            switch stepped {
-            case SQLITE_DONE:
-                return rows
-            case SQLITE_ROW:
-                let count = sqlite_nio_sqlite3_column_count(statement)
-                rows.append(StatementRow(values: (0..<count).map { statementValue(at: $0, in: statement) }))
-            default:
-                try check(stepped)
+        try step(sql) { statement in
+            try checkPlaceholders(of: statement, count: values.count, sql: sql)
+            for (index, value) in values.enumerated() {
+                try check(bind(value, at: Int32(index + 1), in: statement))
             }
+        } onRow: { statement, count in
+            rows.append(StatementRow(values: (0..<count).map { statementValue(at: $0, in: statement) }))
         }
+        return rows
     }
 
     /// Whether a transaction is open (SQLite is not in autocommit mode). SQLite rolls a
@@ -130,6 +104,32 @@ final class SQLiteHandle: @unchecked Sendable {
         statements = [:]
         try check(sqlite_nio_sqlite3_close(connection))
         self.connection = nil
+    }
+
+    /// Prepares `sql` (or takes its kept statement), lets `bindParameters` bind it, and steps it
+    /// to the end, passing each row to `onRow` with its column count; then resets the statement
+    /// and clears its bindings, so that no bound value outlives the call.
+    private func step(
+        _ sql: String, bindParameters: (OpaquePointer) throws -> Void, onRow: (OpaquePointer, Int32) throws -> Void
+    ) throws {
+        let (statement, isKept) = try prepared(sql)
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+            if !isKept { sqlite_nio_sqlite3_finalize(statement) }
+        }
+        try bindParameters(statement)
+        while true {
+            let stepped = sqlite_nio_sqlite3_step(statement)
+            switch stepped {
+            case SQLITE_DONE:
+                return
+            case SQLITE_ROW:
+                try onRow(statement, sqlite_nio_sqlite3_column_count(statement))
+            default:
+                try check(stepped)
+            }
+        }
     }
 
     /// The statement for `sql`, and whether it is kept for reuse (otherwise the caller finalises it).

@@ -65,10 +65,7 @@ enum RegistrationTable {
     /// completion's transaction checks that it is still active).
     static func signingKey(_ db: any StatementDatabase, id: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
         guard let row = try await db.first(SigningKey.self, .text(id), .text(kind.rawValue)) else { return nil }
-        let algorithm = try row.enumeration(1, as: SignatureAlgorithm.self)
-        guard let key = try? DevicePublicKey(algorithm: algorithm, canonicalBytes: try row.bytes(2)) else {
-            throw CorruptRowError(column: "public_key")
-        }
+        let key = try StoredRegistration.publicKey(algorithm: try row.enumeration(1, as: SignatureAlgorithm.self)) { try row.bytes(2) }
         return (try row.text(0), key)
     }
 
@@ -150,19 +147,19 @@ struct StoredRegistration: Sendable {
 
     var algorithm: SignatureAlgorithm { publicKey.algorithm }
 
-
-    /// The key in a row with `algorithm` and `public_key` columns.
-    static func publicKey(from row: any SQLRow) throws -> DevicePublicKey {
-        let algorithm = try row.decodeEnum(column: "algorithm", as: SignatureAlgorithm.self)
-        do {
-            return try DevicePublicKey(algorithm: algorithm, canonicalBytes: try row.decode(column: "public_key", as: Data.self))
-        } catch {
+    /// The key a row stores as its `algorithm` and `public_key` columns; `publicKey` reads the
+    /// latter. A `public_key` that cannot be read, or is not a key of `algorithm`, makes the row corrupt.
+    static func publicKey(algorithm: SignatureAlgorithm, _ publicKey: () throws -> Data) throws -> DevicePublicKey {
+        guard let key = try? DevicePublicKey(algorithm: algorithm, canonicalBytes: publicKey()) else {
             throw CorruptRowError(column: "public_key")
         }
+        return key
     }
 
     fileprivate init(row: any SQLRow) throws {
-        publicKey = try Self.publicKey(from: row)
+        publicKey = try Self.publicKey(algorithm: try row.decodeEnum(column: "algorithm", as: SignatureAlgorithm.self)) {
+            try row.decode(column: "public_key", as: Data.self)
+        }
         userID = try row.decode(column: "user_id", as: String.self)
         wire = Registration(
             id: try row.decode(column: "id", as: String.self),
