@@ -130,14 +130,14 @@ package struct BenchmarkDatabase: Sendable {
                 registrations.append("('\(registrationIDs[index])', '\(user)', '\(SignatureAlgorithm.es256.rawValue)', "
                                      + "\(bytes(P256.Signing.PrivateKey().publicKey.x963Representation)), '', 'active', \(created))")
                 sessions.append("('\(SecureRandom.identifier(.session))', '\(user)', \(bytes(SecureRandom.bytes(32))), "
-                                + "'\(AuthenticationMethod.password.rawValue)', \(created), \(expired))")
+                                + "'\(AuthenticationMethod.password.rawValue)', \(created), \(expired), 0)")
             }
             try await db.raw(SQLQueryString("INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES "
                                             + users.joined(separator: ", "))).run()
             try await db.raw(SQLQueryString("INSERT INTO registrations (id, user_id, algorithm, public_key, label, status, created_at) VALUES "
                                             + registrations.joined(separator: ", "))).run()
             if expiredSessions {
-                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, created_at, expires_at) VALUES "
+                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, created_at, expires_at, legacy_token) VALUES "
                                                 + sessions.joined(separator: ", "))).run()
             }
         }

@@ -28,8 +28,8 @@ enum SQLiteFloor {
         "SELECT username, created_at FROM users WHERE id = $1",
         """
         INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                              password_change_required)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                              password_change_required, legacy_token)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)
         """,
         "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     ]

@@ -14,7 +14,7 @@ struct PasswordSignInTests {
             #expect(signIn.user == user)
             #expect(signIn.session.authentication == .init(method: .password))
             #expect(signIn.sessionToken.hasPrefix("bat_"))
-            #expect(Base64URL.decode(String(signIn.sessionToken.dropFirst(4)))?.count == 32, "256-bit token")
+            #expect(Base64URL.decode(String(signIn.sessionToken.dropFirst(4)))?.count == 16 + 32, "the session's id and a 256-bit secret")
             #expect(signIn.session.expiresAt.timeIntervalSince(signIn.session.createdAt) == 60 * 60, "default 60 minutes")
 
             let current = try await api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: signIn.sessionToken)

@@ -6,7 +6,7 @@ struct PreparedStatementTextTests {
     /// Every text the server keeps prepared on PostgreSQL.
     static let all: [any PreparedStatementText.Type] = [
         RegistrationTable.IsActive.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self,
-        BiometricSignInWrites.Completion.self,
+        SessionTable.CallerByLegacyToken.self,         BiometricSignInWrites.Completion.self,
     ]
 
     @Test("each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses")

@@ -20,11 +20,16 @@ extension DemoScenario {
         let secrets = tap.issuedTokens.map { ("a session token", $0) } + [("the password", password), ("the PIN", pin)]
         let found = Set(secrets.filter { stolen.contains($0.1, in: rawFiles) }.map(\.0))
 
-        // 2. Every token hash, in every plausible spelling, as a bearer token.
+        // 2. Every token hash, in every plausible spelling, as a bearer token; last as a token
+        //    would be spelled, with the session's id and the hash in place of the secret.
         var tokenStatuses: [Int] = []
-        for hash in stolen.tokenHashes {
+        for session in stolen.sessions {
+            let hash = session.tokenHash
             let hex = hash.map { String(format: "%02x", $0) }.joined()
-            for candidate in [hex, Base64URL.encode(hash), "bat_" + Base64URL.encode(hash)] {
+            let idBytes = Data(stride(from: 4, to: session.id.count, by: 2).compactMap {
+                UInt8(session.id.dropFirst($0).prefix(2), radix: 16)
+            })
+            for candidate in [hex, Base64URL.encode(hash), "bat_" + Base64URL.encode(hash), "bat_" + Base64URL.encode(idBytes + hash)] {
                 tokenStatuses.append(try await http.call(.getCurrentSession, token: candidate).status)
             }
         }
@@ -38,7 +43,7 @@ extension DemoScenario {
         let tries = tokenStatuses + passwordStatuses
         let property = PropertyResult(
             .stolenDatabaseUseless, held: found.isEmpty && !tries.isEmpty && tries.allSatisfy { $0 == 401 },
-            "\(stolen.tokenHashes.count) token hashes × 3 spellings and \(stolen.accounts.count) password hash\(stolen.accounts.count == 1 ? "" : "es") tried: "
+            "\(stolen.sessions.count) token hashes × 4 spellings and \(stolen.accounts.count) password hash\(stolen.accounts.count == 1 ? "" : "es") tried: "
                 + "\(tries.filter { $0 == 401 }.count)/\(tries.count) answered 401; plaintext secrets in the file: \(found.isEmpty ? "none" : found.sorted().joined(separator: ", "))")
         var result = section(.attack, 5, title, """
             The attacker gets a copy of the server's SQLite file (and its write-ahead log). \
@@ -49,9 +54,9 @@ extension DemoScenario {
             """, events: [
                 "copied: \(stolen.files.map(\.lastPathComponent).joined(separator: ", ")) (\(rawFiles.map(\.count).reduce(0, +)) bytes)",
                 "users: \(stolen.accounts.count), password hashes like \(stolen.accounts.first.map { Redaction.abbreviate($0.passwordHash) } ?? "-") (bcrypt)",
-                "sessions: \(stolen.tokenHashes.count), token hashes like \(stolen.tokenHashes.first.map(Redaction.abbreviate) ?? "-") (SHA-256)",
+                "sessions: \(stolen.sessions.count), token hashes like \(stolen.sessions.first.map { Redaction.abbreviate($0.tokenHash) } ?? "-") (SHA-256)",
                 "plaintext tokens, password or PIN found in the bytes: \(found.isEmpty ? "none" : found.sorted().joined(separator: ", "))",
-                "each token hash as a bearer token (hex, base64url, bat_+base64url): \(tokenStatuses.count) tries, all \(Set(tokenStatuses).sorted())",
+                "each token hash as a bearer token (hex, base64url, bat_+base64url, bat_+base64url of session id and hash): \(tokenStatuses.count) tries, all \(Set(tokenStatuses).sorted())",
                 "each password hash as the password: \(passwordStatuses.count) tries, all \(Set(passwordStatuses).sorted())",
             ], properties: [property])
         result.wire = Array(wire.prefix(2)) + Array(wire.suffix(1))

@@ -11,9 +11,15 @@ struct StolenDatabase {
         var hasPIN: Bool
     }
 
+    /// What the sessions table holds for one session.
+    struct Session {
+        var id: String
+        var tokenHash: Data
+    }
+
     var files: [URL]
     var accounts: [Account]
-    var tokenHashes: [Data]
+    var sessions: [Session]
 
     /// Copies the database at `path` (with `-wal` and `-shm`) into `folder` and reads it.
     static func steal(from path: String, into folder: URL) async throws -> StolenDatabase {
@@ -38,9 +44,11 @@ struct StolenDatabase {
                         passwordHash: try row.decode(column: "password_hash", as: String.self),
                         hasPIN: try row.decode(column: "has_pin", as: Int.self) != 0)
             }
-            let hashes = try await db.raw("SELECT token_hash FROM sessions").all().map { try $0.decode(column: "token_hash", as: Data.self) }
+            let sessions = try await db.raw("SELECT id, token_hash FROM sessions").all().map { row in
+                Session(id: try row.decode(column: "id", as: String.self), tokenHash: try row.decode(column: "token_hash", as: Data.self))
+            }
             try await connection.close()
-            return StolenDatabase(files: files, accounts: accounts, tokenHashes: hashes)
+            return StolenDatabase(files: files, accounts: accounts, sessions: sessions)
         } catch {
             try? await connection.close()
             throw error

@@ -42,7 +42,7 @@ extension DemoScenario {
         let token = await client.sessionToken ?? ""
         let session = await client.session
         return section(.step, 4, "The server issues a unique session token", """
-            The token is `bat_` and 256 random bits. The server keeps only its SHA-256, so even a \
+            The token is `bat_`, the session's id and 256 random bits. The server keeps only its SHA-256, so even a \
             copy of the database does not contain it. The app holds it in memory for now.
             """, events: [
                 "session token: \(Redaction.abbreviate(token)) (\(token.count) characters; shown abbreviated, never whole)",

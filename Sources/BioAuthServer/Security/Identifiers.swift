@@ -25,7 +25,13 @@ package enum SecureRandom {
     /// large index: fewer pages written per sign-in, and rows of one group commit share pages.
     /// 80 random bits keep identifiers unguessable and unique.
     package static func identifier(_ prefix: IdentifierPrefix, at now: Date = Date()) -> String {
-        prefix.rawValue + Hex.lowercase(timeBytes(milliseconds: UInt64(max(0, now.timeIntervalSince1970 * 1000))) + bytes(10))
+        prefix.rawValue + Hex.lowercase(identifierBytes(at: now))
+    }
+
+    /// The 16 bytes an identifier made at `now` spells in hex: a session token carries its
+    /// session's (``SessionToken``).
+    package static func identifierBytes(at now: Date = Date()) -> Data {
+        timeBytes(milliseconds: UInt64(max(0, now.timeIntervalSince1970 * 1000))) + bytes(10)
     }
 
     /// The low 48 bits of `milliseconds`, big-endian: the time that begins an identifier (and a

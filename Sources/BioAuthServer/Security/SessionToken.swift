@@ -2,15 +2,29 @@ import BioAuthProtocol
 import Crypto
 import Foundation
 
-/// A bearer token: `bat_` and 256 random bits in base64url. The server keeps only its SHA-256,
-/// so a stolen database holds nothing that can be presented as a token.
+/// A bearer token: `bat_` and the base64url of its session's 16 identifier bytes followed by 256
+/// random bits (64 characters). The server keeps only its SHA-256, so a stolen database holds
+/// nothing that can be presented as a token.
+///
+/// The session id inside lets the server find the session by its primary key, so no index of
+/// token digests is written at each sign-in: a digest is random, and each new one landed on its
+/// own page of that index. The id is no secret (every session answer shows it); the 256 random
+/// bits are the secret.
 struct SessionToken: Sendable {
     /// The text the client presents; never stored, never logged.
     let text: String
 
-    /// A new random token.
-    static func generate() -> SessionToken {
-        SessionToken(text: "bat_" + Base64URL.encode(SecureRandom.bytes(32)))
+    /// Bytes of a token's base64url after `bat_`: the session's identifier bytes, then the secret.
+    private static let identifierLength = 16, secretLength = 32
+    /// Tokens issued before tokens named their session: 32 random bytes, 43 characters.
+    private static let legacyLength = 32
+    private static let prefix = "bat_"
+
+    /// A new token for the session whose identifier spells `sessionIDBytes`
+    /// (``SecureRandom/identifierBytes(at:)``).
+    static func generate(sessionIDBytes: Data) -> SessionToken {
+        precondition(sessionIDBytes.count == identifierLength)
+        return SessionToken(text: prefix + Base64URL.encode(sessionIDBytes + SecureRandom.bytes(secretLength)))
     }
 
     /// The digest stored in, and looked up from, the database.
@@ -21,5 +35,28 @@ struct SessionToken: Sendable {
     /// The digest of whatever text a client presents (well-formed or not).
     static func digest(of text: String) -> Data {
         Data(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// What a presented token asks the database for.
+    enum Lookup: Equatable, Sendable {
+        /// The session with this id, if its stored digest is this one.
+        case session(id: String, digest: Data)
+        /// A token issued before tokens named their session: found by its digest alone, among the
+        /// sessions marked `legacy_token` (migration 9).
+        case legacy(digest: Data)
+    }
+
+    /// How to look up `text`, or nil when it cannot be a token this server issued (then no
+    /// query is needed to refuse it).
+    static func lookup(_ text: String) -> Lookup? {
+        guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))) else { return nil }
+        switch bytes.count {
+        case identifierLength + secretLength:
+            return .session(id: IdentifierPrefix.session.rawValue + Hex.lowercase(bytes.prefix(identifierLength)), digest: digest(of: text))
+        case legacyLength:
+            return .legacy(digest: digest(of: text))
+        default:
+            return nil
+        }
     }
 }

@@ -34,18 +34,20 @@ struct SessionService: Sendable {
     static func make(
         userID: String, authentication: Session.Authentication, minutes: Int, now: Date, passwordChangeRequired: Bool = false
     ) -> (token: SessionToken, session: Session) {
+        let idBytes = SecureRandom.identifierBytes()
         let session = Session(
-            id: SecureRandom.identifier(.session), userID: userID, createdAt: now,
+            id: IdentifierPrefix.session.rawValue + Hex.lowercase(idBytes), userID: userID, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication,
             passwordChangeRequired: passwordChangeRequired)
-        return (SessionToken.generate(), session)
+        return (SessionToken.generate(sessionIDBytes: idBytes), session)
     }
 
-    /// The caller a bearer token names, if the session is live.
+    /// The caller a bearer token names, if the session is live. Text that cannot be a token this
+    /// server issued is refused without a query.
     func authenticate(token: String) async throws -> Caller {
-        let digest = SessionToken.digest(of: token)
         let now = time.now()
-        guard let caller = try await database.withDatabase({ db in try await SessionTable.caller(db, tokenDigest: digest, now: now) }) else {
+        guard let lookup = SessionToken.lookup(token),
+              let caller = try await database.withDatabase({ db in try await SessionTable.caller(db, lookup, now: now) }) else {
             throw Rejection(.invalidSession, "The session token is unknown, expired or revoked.")
         }
         return caller

@@ -101,8 +101,8 @@ enum BiometricSignInWrites {
                 SELECT users.id, users.username, users.created_at FROM users JOIN used ON users.id = used.user_id
             ), session AS (
                 INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at,
-                                      authenticated_at, password_change_required)
-                SELECT $5, owner.id, $6, $7, $3, NULL, $8, $9, $10, 0 FROM owner
+                                      authenticated_at, password_change_required, legacy_token)
+                SELECT $5, owner.id, $6, $7, $3, NULL, $8, $9, $10, 0, 0 FROM owner
                 RETURNING id, user_id
             ), event AS (
                 INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id)

@@ -212,6 +212,57 @@ enum Migrator {
                 "DELETE FROM challenges WHERE ceremony = 2", // 2: authentication (registration challenges stay stored)
             ]
         },
+        // Session tokens carry their session's id (SessionToken), so a session is found by its
+        // primary key and the unique index of token digests (random keys: a page of its own per
+        // sign-in) goes. Sessions issued before keep working: they are marked `legacy_token` and
+        // found by digest through a partial index that holds only them, empty once they expire.
+        // The mark is the column's default, and this build writes 0 explicitly, so a session an
+        // instance of the previous build inserts during a rolling upgrade is marked too.
+        Migration(version: 9, name: "tokens name their session") { flavor in
+            switch flavor {
+            case .postgres:
+                [
+                    // 1 for every existing row, without rewriting the table.
+                    "ALTER TABLE sessions ADD COLUMN legacy_token INTEGER NOT NULL DEFAULT 1",
+                    "ALTER TABLE sessions DROP CONSTRAINT sessions_token_hash_key",
+                    "CREATE UNIQUE INDEX sessions_by_legacy_token ON sessions (token_hash) WHERE legacy_token = 1",
+                ]
+            case .sqlite:
+                // SQLite cannot drop a UNIQUE column constraint: the table is rebuilt (no table
+                // refers to `sessions`, so dropping the old one checks no foreign key).
+                [
+                    """
+                    CREATE TABLE sessions_rebuilt (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        token_hash BLOB NOT NULL,
+                        method TEXT NOT NULL,
+                        registration_id TEXT REFERENCES registrations(id),
+                        created_at BIGINT NOT NULL,
+                        expires_at BIGINT NOT NULL,
+                        revoked_at BIGINT,
+                        authenticated_at BIGINT NOT NULL DEFAULT 0,
+                        password_change_required INTEGER NOT NULL DEFAULT 0,
+                        passkey_id TEXT REFERENCES passkeys(id),
+                        legacy_token INTEGER NOT NULL DEFAULT 1
+                    )
+                    """,
+                    """
+                    INSERT INTO sessions_rebuilt (id, user_id, token_hash, method, registration_id, created_at, expires_at, revoked_at,
+                                                  authenticated_at, password_change_required, passkey_id, legacy_token)
+                    SELECT id, user_id, token_hash, method, registration_id, created_at, expires_at, revoked_at,
+                           authenticated_at, password_change_required, passkey_id, 1 FROM sessions
+                    """,
+                    "DROP TABLE sessions",
+                    "ALTER TABLE sessions_rebuilt RENAME TO sessions",
+                    "CREATE INDEX sessions_by_user ON sessions (user_id, expires_at)",
+                    "CREATE INDEX sessions_by_registration ON sessions (registration_id)",
+                    "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                    "CREATE INDEX sessions_by_revocation ON sessions (revoked_at) WHERE revoked_at IS NOT NULL",
+                    "CREATE UNIQUE INDEX sessions_by_legacy_token ON sessions (token_hash) WHERE legacy_token = 1",
+                ]
+            }
+        },
     ]
 
     /// The newest schema version this build knows.
@@ -232,13 +283,14 @@ enum Migrator {
         }
     }
 
-    /// Brings the schema up to ``latestVersion``.
-    static func migrate(_ database: any DatabaseProvider, now: Date, logger: Logger) async throws {
+    /// Brings the schema up to ``latestVersion`` (tests may stop at an older `version`, to make
+    /// a database as an older build left it).
+    static func migrate(_ database: any DatabaseProvider, now: Date, logger: Logger, through version: Int = latestVersion) async throws {
         try await database.transaction { db in
             try await lockSchema(db, database.flavor)
             try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)").run()
         }
-        for migration in migrations {
+        for migration in migrations where migration.version <= version {
             let applied = try await database.transaction { db -> Bool in
                 try await lockSchema(db, database.flavor)
                 let current = try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?

@@ -29,13 +29,25 @@ struct TestServer: Sendable {
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         try await kind.withFreshDatabase { location in
-            try await LoopbackServer.run(database: location, logger: logger, configure: { configuration in
-                configuration.pinKeyRing = ThrowawayPINKey.ring
-                configure(&configuration)
-            }) { loopback in
-                try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
-                    try await body(TestServer(api: APIClient(client: client), loopback: loopback))
-                }
+            try await run(at: location, logger: logger, configure: configure, body)
+        }
+    }
+
+    /// Runs `body` against a new server over the database at `location` (a SQLite path or a
+    /// PostgreSQL URL), which stays.
+    @discardableResult
+    static func run<T: Sendable>(
+        at location: String,
+        logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        try await LoopbackServer.run(database: location, logger: logger, configure: { configuration in
+            configuration.pinKeyRing = ThrowawayPINKey.ring
+            configure(&configuration)
+        }) { loopback in
+            try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
+                try await body(TestServer(api: APIClient(client: client), loopback: loopback))
             }
         }
     }

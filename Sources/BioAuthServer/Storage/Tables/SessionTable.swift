@@ -3,33 +3,50 @@ import Foundation
 import SQLKit
 
 /// The `sessions` table: every statement that reads or writes it, inside the caller's
-/// transaction or connection. Only the SHA-256 of a token is stored.
+/// transaction or connection. Only the SHA-256 of a token is stored; a session is found by the id
+/// its token carries (``SessionToken``).
 enum SessionTable {
     /// Inserts a session whose token hashes to `tokenDigest`.
     static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
         try await db.run("""
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                  password_change_required)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                  password_change_required, legacy_token)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)
             """,
             .text(session.id), .text(session.userID), .bytes(tokenDigest), .text(session.authentication.method.rawValue),
             .text(session.authentication.registrationID), .text(session.authentication.passkeyID), .time(session.createdAt),
             .time(session.expiresAt), .time(session.authenticatedAt), .integer(session.passwordChangeRequired ? 1 : 0))
     }
 
-    /// The caller a live session's token digest names, if any.
-    static func caller(_ db: any StatementDatabase, tokenDigest: Data, now: Date) async throws -> Caller? {
-        guard let row = try await db.first(CallerByToken.self, .bytes(tokenDigest), .time(now)) else { return nil }
+    /// The caller a live session's token names, if any.
+    static func caller(_ db: any StatementDatabase, _ lookup: SessionToken.Lookup, now: Date) async throws -> Caller? {
+        let row = switch lookup {
+        case .session(let id, let digest): try await db.first(CallerByToken.self, .text(id), .bytes(digest), .time(now))
+        case .legacy(let digest): try await db.first(CallerByLegacyToken.self, .bytes(digest), .time(now))
+        }
+        guard let row else { return nil }
         return Caller(sessionID: try row.text(0), userID: try row.text(1), authenticatedAt: try row.date(2),
                       passwordChangeRequired: try row.integer(3) != 0)
     }
 
-    /// ``caller(_:tokenDigest:now:)``'s query, run for every authenticated request.
+    /// ``caller(_:_:now:)``'s query, run for every authenticated request: the session by its
+    /// primary key, if the token's digest is the stored one.
     enum CallerByToken: PreparedStatementText {
         static let name = "bioauth_session_caller_by_token"
         static let sql = """
             SELECT id, user_id, authenticated_at, password_change_required FROM sessions
-            WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2
+            WHERE id = $1 AND token_hash = $2 AND revoked_at IS NULL AND expires_at > $3
+            """
+        static let parameters: [SQLType] = [.text, .bytes, .integer]
+    }
+
+    /// ``caller(_:_:now:)``'s query for a token issued before tokens named their session, through
+    /// the partial index `sessions_by_legacy_token`, which holds only those sessions.
+    enum CallerByLegacyToken: PreparedStatementText {
+        static let name = "bioauth_session_caller_by_legacy_token"
+        static let sql = """
+            SELECT id, user_id, authenticated_at, password_change_required FROM sessions
+            WHERE token_hash = $1 AND legacy_token = 1 AND revoked_at IS NULL AND expires_at > $2
             """
         static let parameters: [SQLType] = [.bytes, .integer]
     }

@@ -1,0 +1,166 @@
+import BioAuthProtocol
+@testable import BioAuthServer
+import Crypto
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+@Suite("Session tokens name their session")
+struct SessionTokenTests {
+    @Test("a token is bat_ and 64 base64url characters: its session's identifier bytes, then 256 random bits")
+    func layout() throws {
+        let idBytes = SecureRandom.identifierBytes()
+        let sessionID = IdentifierPrefix.session.rawValue + Hex.lowercase(idBytes)
+        let token = SessionToken.generate(sessionIDBytes: idBytes)
+        #expect(token.text.hasPrefix("bat_"))
+        #expect(token.text.count == 4 + 64)
+        let bytes = try #require(Base64URL.decode(String(token.text.dropFirst(4))))
+        #expect(bytes.prefix(16) == idBytes)
+        #expect(SessionToken.lookup(token.text) == .session(id: sessionID, digest: token.digest))
+        let secrets = Set((0..<1_000).map { _ in SessionToken.generate(sessionIDBytes: idBytes).text })
+        #expect(secrets.count == 1_000, "the secret part differs for one session id")
+    }
+
+    @Test("a token issued before tokens named their session is looked up by digest; anything else needs no query")
+    func lookups() {
+        let legacy = "bat_" + Base64URL.encode(SecureRandom.bytes(32))
+        #expect(SessionToken.lookup(legacy) == .legacy(digest: SessionToken.digest(of: legacy)))
+        let token = SessionToken.generate(sessionIDBytes: SecureRandom.identifierBytes()).text
+        for text in ["", "bat_", "bat_nope", "Bat_" + token.dropFirst(4), "bat_" + String(repeating: "A", count: 63),
+                     String(token.dropLast()), token + "A", "bat_" + token.dropFirst(4).replacingOccurrences(of: "A", with: "+").replacingOccurrences(of: "B", with: "/") + "+",
+                     "bat_" + Base64URL.encode(SecureRandom.bytes(33)), token.replacingOccurrences(of: "bat_", with: "bat_ ")] {
+            #expect(SessionToken.lookup(text) == nil, "\(text)")
+        }
+    }
+
+    @Test("a session's id with another secret, or another session's secret, is invalid_session; the real token works")
+    func secretIsChecked() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp()
+            let first = try await server.api.signIn(user.username)
+            let second = try await server.api.signIn(user.username)
+            let firstBytes = try #require(Base64URL.decode(String(first.sessionToken.dropFirst(4))))
+            let secondBytes = try #require(Base64URL.decode(String(second.sessionToken.dropFirst(4))))
+            let forgeries = [
+                "bat_" + Base64URL.encode(firstBytes.prefix(16) + SecureRandom.bytes(32)),
+                "bat_" + Base64URL.encode(firstBytes.prefix(16) + secondBytes.suffix(32)),
+                "bat_" + Base64URL.encode(firstBytes.prefix(16) + Data(count: 32)),
+            ]
+            let before = try await server.snapshot()
+            for forgery in forgeries {
+                try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: forgery)
+            }
+            #expect(try await server.snapshot() == before, "a refused token changes nothing")
+            let current = try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: first.sessionToken)
+            #expect(current.session.id == first.session.id)
+        }
+    }
+
+    @Test("sessions have no index of token digests but the partial one of sessions issued before tokens named them")
+    func noDigestIndex() async throws {
+        try await TestServer.run { server in
+            let indexes = try await server.server.database.withDatabase { db in
+                try await Self.sessionIndexes(db, flavor: server.server.database.flavor)
+            }
+            let byDigest = indexes.filter { $0.columns.first == "token_hash" }
+            #expect(byDigest.map(\.name) == ["sessions_by_legacy_token"])
+            #expect(byDigest.allSatisfy { $0.partial })
+            #expect(indexes.contains { $0.columns.first == "user_id" }, "the catalog query sees the other indexes")
+        }
+    }
+
+    @Test("an upgrade keeps sessions issued before tokens named their session, also those an old instance issues during a rolling upgrade; their tokens work until revoked")
+    func legacySessionsSurviveTheMigration() async throws {
+        try await TestDatabase.current.withFreshDatabase { location in
+            let userID = SecureRandom.identifier(.user)
+            let now = Date()
+            let ms = now.millisecondsSince1970
+            /// Issues a session as the build before migration 9 did (its insert, its token).
+            @Sendable func issueTheOldWay(_ db: any SQLDatabase) async throws -> (id: String, token: String) {
+                let id = SecureRandom.identifier(.session), token = "bat_" + Base64URL.encode(SecureRandom.bytes(32))
+                try await db.raw("""
+                    INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
+                                          password_change_required)
+                    VALUES (\(bind: id), \(bind: userID), \(bind: SessionToken.digest(of: token)), 'password', NULL, NULL, \(bind: ms),
+                            \(bind: ms + 3_600_000), \(bind: ms), 0)
+                    """).run()
+                return (id, token)
+            }
+            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            // The database as the build before migration 9 left it, with a session it issued.
+            let old: any DatabaseProvider = PostgresDatabaseProvider.isURL(location)
+                ? try await PostgresDatabaseProvider.open(url: location, logger: logger)
+                : try await SQLiteDatabaseProvider.open(path: location, logger: logger)
+            try await Migrator.migrate(old, now: now, logger: logger, through: 8)
+            let before = try await old.withDatabase { db in
+                try await db.raw("""
+                    INSERT INTO users (id, username, username_key, password_hash, created_at)
+                    VALUES (\(bind: userID), 'legacy', 'legacy', 'not a hash', \(bind: ms))
+                    """).run()
+                return try await issueTheOldWay(db)
+            }
+            try await old.shutdown()
+
+            try await TestServer.run(at: location) { server in
+                // An instance of the old build, still running beside the migrated one.
+                let during = try await server.server.database.withDatabase { db in try await issueTheOldWay(db) }
+                for legacy in [before, during] {
+                    let current = try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: legacy.token)
+                    #expect(current.session.id == legacy.id)
+                }
+                let user = try await server.api.signUp()
+                let fresh = try await server.api.signIn(user.username)
+                let marks = try await server.server.database.withDatabase { db in
+                    try await db.raw("SELECT id, legacy_token FROM sessions").all()
+                        .map { try ($0.decode(column: "id", as: String.self), $0.decode(column: "legacy_token", as: Int.self)) }
+                }
+                #expect(Dictionary(uniqueKeysWithValues: marks) == [before.id: 1, during.id: 1, fresh.session.id: 0])
+                // The new session's digest is not reachable the legacy way, even by someone who
+                // could present text with that digest.
+                let viaLegacy = try await server.server.database.withDatabase { db in
+                    try await SessionTable.caller(db, .legacy(digest: SessionToken.digest(of: fresh.sessionToken)), now: now)
+                }
+                #expect(viaLegacy.map(\.sessionID) == nil)
+                try await server.api.call(.delete, "/v1/sessions/current", token: before.token)
+                try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: before.token)
+                try await server.api.call(.get, "/v1/sessions/current", token: during.token)
+                try await server.api.call(.get, "/v1/sessions/current", token: fresh.sessionToken)
+            }
+        }
+    }
+
+    /// An index on `sessions`: its name, its columns in order, and whether it covers only some rows.
+    struct SessionIndex: Sendable {
+        var name: String
+        var columns: [String]
+        var partial: Bool
+    }
+
+    /// The indexes on `sessions` from the database's own catalog, constraints' indexes included.
+    static func sessionIndexes(_ db: any SQLDatabase, flavor: SQLFlavor) async throws -> [SessionIndex] {
+        switch flavor {
+        case .sqlite:
+            var indexes: [SessionIndex] = []
+            for row in try await db.raw("SELECT name, partial FROM pragma_index_list('sessions')").all() {
+                let name = try row.decode(column: "name", as: String.self)
+                let columns = try await db.raw("SELECT name FROM pragma_index_info(\(bind: name)) ORDER BY seqno").all()
+                    .map { try $0.decode(column: "name", as: String.self) }
+                indexes.append(SessionIndex(name: name, columns: columns, partial: try row.decode(column: "partial", as: Int.self) != 0))
+            }
+            return indexes
+        case .postgres:
+            return try await db.raw("""
+                SELECT i.relname AS name, x.indpred IS NOT NULL AS partial,
+                       array_to_string(ARRAY(SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
+                                             JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum ORDER BY k.n), ',') AS columns
+                FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+                WHERE x.indrelid = 'sessions'::regclass
+                """).all().map { row in
+                SessionIndex(name: try row.decode(column: "name", as: String.self),
+                             columns: try row.decode(column: "columns", as: String.self).split(separator: ",").map(String.init),
+                             partial: try row.decode(column: "partial", as: Bool.self))
+            }
+        }
+    }
+}
