@@ -77,7 +77,14 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     private init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
-        self.runner = Task { await client.run() }
+        // The pool must be running before the first lease, or PostgresNIO logs a warning on the
+        // operator's console (the lease itself waits). `Task.immediate` runs `run()` up to its
+        // first suspension here, and `run()` marks the pool running before that.
+        if #available(macOS 26, *) {
+            self.runner = Task.immediate { await client.run() }
+        } else {
+            self.runner = Task { await client.run() }
+        }
     }
 
     /// The logger PostgresNIO and PostgresKit get: never below `info`. At `debug` PostgresKit logs
