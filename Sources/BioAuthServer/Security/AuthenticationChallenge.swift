@@ -41,7 +41,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
     /// The text every id of a challenge expiring at or after `milliseconds` sorts after, and every
     /// earlier one before: the prefix and the expiry's 12 hex digits.
     static func idPrefix(expiringAt milliseconds: Int64) -> String {
-        IdentifierPrefix.challenge.rawValue + Hex.lowercase(expiryBytes(milliseconds))
+        IdentifierPrefix.challenge.spelling(expiryBytes(milliseconds))
     }
 
     private static func expiryBytes(_ milliseconds: Int64) -> Data {
@@ -72,8 +72,8 @@ struct AuthenticationChallenge: Sendable, Equatable {
         let expiry = body.prefix(6).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let registration = body.dropFirst(16).prefix(16)
         return AuthenticationChallenge(
-            id: IdentifierPrefix.challenge.rawValue + Hex.lowercase(body + tag),
-            registrationID: IdentifierPrefix.registration.rawValue + Hex.lowercase(Data(registration)),
+            id: IdentifierPrefix.challenge.spelling(body + tag),
+            registrationID: IdentifierPrefix.registration.spelling(Data(registration)),
             expiresAt: expiry,
             bytes: Data(HMAC<SHA256>.authenticationCode(for: bytesLabel + Array(body), using: key.secret)))
     }

@@ -25,7 +25,7 @@ package enum SecureRandom {
     /// large index: fewer pages written per sign-in, and rows of one group commit share pages.
     /// 80 random bits keep identifiers unguessable and unique.
     package static func identifier(_ prefix: IdentifierPrefix, at now: Date = Date()) -> String {
-        prefix.rawValue + Hex.lowercase(identifierBytes(at: now))
+        prefix.spelling(identifierBytes(at: now))
     }
 
     /// The 16 bytes an identifier made at `now` spells in hex: a session token carries its
@@ -68,4 +68,9 @@ package enum IdentifierPrefix: String {
     case event = "evt_"
     case passkey = "pk_"
     case webAuthnCeremony = "wac_"
+
+    /// The identifier (or the start of one) that spells `bytes` in lowercase hex after this prefix.
+    package func spelling(_ bytes: Data) -> String {
+        rawValue + Hex.lowercase(bytes)
+    }
 }

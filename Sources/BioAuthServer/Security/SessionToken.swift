@@ -52,7 +52,7 @@ struct SessionToken: Sendable {
         guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))) else { return nil }
         switch bytes.count {
         case identifierLength + secretLength:
-            return .session(id: IdentifierPrefix.session.rawValue + Hex.lowercase(bytes.prefix(identifierLength)), digest: digest(of: text))
+            return .session(id: IdentifierPrefix.session.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
         case legacyLength:
             return .legacy(digest: digest(of: text))
         default:

@@ -36,7 +36,7 @@ struct SessionService: Sendable {
     ) -> (token: SessionToken, session: Session) {
         let idBytes = SecureRandom.identifierBytes()
         let session = Session(
-            id: IdentifierPrefix.session.rawValue + Hex.lowercase(idBytes), userID: userID, createdAt: now,
+            id: IdentifierPrefix.session.spelling(idBytes), userID: userID, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication,
             passwordChangeRequired: passwordChangeRequired)
         return (SessionToken.generate(sessionIDBytes: idBytes), session)
