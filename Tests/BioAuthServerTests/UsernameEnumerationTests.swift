@@ -21,8 +21,10 @@ struct UsernameEnumerationTests {
     }
 
     /// With a real cost the hash dominates; without the dummy hash an unknown user would answer in
-    /// a small fraction of the time. Both do the same writes too (the test below), so the medians
-    /// of interleaved runs must agree within a factor of 1.5.
+    /// a small fraction of the time. Both do the same writes too (the test below), so the fastest
+    /// of interleaved runs must agree within a factor of 1.5: other tests running beside this one
+    /// (they share the hashing thread pool) only ever add time, so the fastest run of each kind
+    /// is the one closest to its own work, where a median of ten moved with the load in CI.
     @Test("unknown user takes about as long as a wrong password")
     func unknownUserTiming() async throws {
         try await TestServer.run(configure: { $0.passwordHashCost = 9; $0.lockoutThreshold = 1_000 }) { server in
@@ -42,8 +44,8 @@ struct UsernameEnumerationTests {
                     wrong.append(wrongTime)
                 }
             }
-            let ratio = median(unknown) / median(wrong)
-            #expect(ratio > 1 / 1.5 && ratio < 1.5, "unknown/wrong median ratio \(ratio) (\(median(unknown)) vs \(median(wrong)))")
+            let ratio = unknown.min()! / wrong.min()!
+            #expect(ratio > 1 / 1.5 && ratio < 1.5, "unknown/wrong ratio of the fastest runs \(ratio) (\(unknown.min()!) vs \(wrong.min()!))")
         }
     }
 
@@ -70,9 +72,5 @@ struct UsernameEnumerationTests {
             #expect(!real.isEmpty)
             #expect(real == unknown, "real account: \(real), unknown username: \(unknown)")
         }
-    }
-
-    private func median(_ values: [Duration]) -> Duration {
-        values.sorted()[values.count / 2]
     }
 }
