@@ -7,6 +7,7 @@ import Testing
 
 /// SQLite's group commit: transactions queued behind one another share one commit, each is
 /// isolated from the others' failures, and none is answered before the commit that covers it.
+/// Reads run on a connection of their own, beside the writer.
 @Suite("SQLite group commit")
 struct GroupCommitTests {
     private func withProvider<T>(_ body: (SQLiteDatabaseProvider) async throws -> T) async throws -> T {
@@ -37,6 +38,7 @@ struct GroupCommitTests {
                 if fired { continuation.resume() }
             }
         }
+        var hasFired: Bool { state.withLock { $0.fired } }
         func fire() {
             state.withLock { state in
                 state.fired = true
@@ -174,5 +176,53 @@ struct GroupCommitTests {
             #expect(answered.names.last == "durable")
             #expect(try await ids(provider) == [0, 1, 3])
         }
+    }
+
+    @Test("a read runs while a transaction holds the writing connection, and sees what is committed, not the open group")
+    func readsRunBesideTheWriter() async throws {
+        try await withProvider { provider in
+            try await provider.transaction { db in try await db.raw("INSERT INTO t (id) VALUES (1)").run() }
+            let inserted = Signal()
+            let release = Signal()
+            let held = Task {
+                try await provider.transaction { db in
+                    try await db.raw("INSERT INTO t (id) VALUES (2)").run()
+                    inserted.fire()
+                    await release.wait()
+                }
+            }
+            await inserted.wait()
+            // The writer's connection and gate are held until `release`: a read queued behind
+            // them would not return before it.
+            let returned = Signal()
+            let read = Task {
+                defer { returned.fire() }
+                return try await readIDs(provider)
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !returned.hasFired && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(returned.hasFired, "the read waited for the writer's transaction")
+            release.fire()
+            try await held.value
+            #expect(try await read.value == [1], "the committed row, not the open group's")
+            #expect(try await readIDs(provider) == [1, 2], "a transaction that has returned is seen")
+        }
+    }
+
+    @Test("the reading connection refuses to write")
+    func readerCannotWrite() async throws {
+        try await withProvider { provider in
+            do {
+                try await provider.read { db in try await db.raw("INSERT INTO t (id) VALUES (9)").run() }
+                Issue.record("a write through the reading connection succeeded")
+            } catch let error as SQLiteStatementError {
+                #expect(error.code == 8 /* SQLITE_READONLY */, "\(error)")
+            }
+            #expect(try await ids(provider).isEmpty)
+        }
+    }
+
+    private func readIDs(_ provider: SQLiteDatabaseProvider) async throws -> [Int] {
+        try await provider.read { db in try await db.raw("SELECT id FROM t ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) } }
     }
 }

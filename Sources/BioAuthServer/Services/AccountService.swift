@@ -62,7 +62,7 @@ struct AccountService: Sendable {
         guard CredentialRules.isAcceptablePassword(request.newPassword) else {
             throw Rejection(.invalidPassword, "A password is 8 to 256 characters.")
         }
-        guard let account = try await database.withDatabase({ db in try await UserTable.passwordAccount(db, id: caller.userID) }) else {
+        guard let account = try await database.read({ db in try await UserTable.passwordAccount(db, id: caller.userID) }) else {
             throw Rejection(.invalidSession, "The account no longer exists.")
         }
         let current = CredentialRules.normalisedPassword(request.currentPassword)

@@ -24,7 +24,7 @@ package struct BiometricService: Sendable {
     /// reads: the challenge is not stored (``AuthenticationChallenge``).
     package func createChallenge(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
         let now = time.now()
-        let active = try await database.withDatabase { db in try await RegistrationTable.isActive(db, id: request.registrationID) }
+        let active = try await database.read { db in try await RegistrationTable.isActive(db, id: request.registrationID) }
         guard active, let challenge = AuthenticationChallenge.issue(
             registrationID: request.registrationID, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval), key: challengeKeys.current)
         else { throw Rejection(.registrationNotFound, "No active registration with that id.") }

@@ -69,7 +69,7 @@ struct Housekeeping: Sendable {
     /// so a scrape never scans a table (under SQLite's single writer, least of all).
     func liveSessions() async throws -> Int {
         let now = time.now()
-        return try await database.withDatabase { db in try await SessionTable.liveCount(db, now: now) }
+        return try await database.read { db in try await SessionTable.liveCount(db, now: now) }
     }
 
     /// Counts the live sessions now, and then after every purge, every `interval` until

@@ -46,7 +46,7 @@ package struct KeyAssertion: Sendable {
         if let entry = cache.entry(for: registrationID) {
             return entry.kind == kind ? (entry.userID, entry.key) : nil
         }
-        guard let owner = try await database.withDatabase({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
+        guard let owner = try await database.read({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
         else { return nil }
         cache.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
         return owner

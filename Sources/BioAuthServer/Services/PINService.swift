@@ -60,7 +60,7 @@ struct PINService: Sendable {
         guard consumed else { throw SignatureRules.unknownChallenge }
         guard signatureIsValid else { throw SignatureRules.invalid }
 
-        guard let (usernameKey, storedHash) = try await database.withDatabase({ db in
+        guard let (usernameKey, storedHash) = try await database.read({ db in
             try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
         }) else {
             throw SignatureRules.unknownChallenge  // revoked since the challenge was read

@@ -44,7 +44,7 @@ struct PasskeyService: Sendable {
     /// challenge is spent by any well-formed attempt, whatever the outcome.
     func register(_ request: RegisterPasskeyRequest, for caller: Caller) async throws -> Passkey {
         let label = try CredentialRules.label(request.label ?? "")
-        guard let ceremony = try await database.withDatabase({ db in
+        guard let ceremony = try await database.read({ db in
             try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .registration)
         }), ceremony.userID == caller.userID, ceremony.sessionID == caller.sessionID else {
             throw Rejection(.challengeInvalid, "No registration ceremony with that id is open for this session.")
@@ -85,7 +85,7 @@ struct PasskeyService: Sendable {
 
     /// The caller's passkeys, newest first.
     func list(for caller: Caller) async throws -> [Passkey] {
-        try await database.withDatabase { db in try await PasskeyTable.all(db, userID: caller.userID) }.map(Passkey.init)
+        try await database.read { db in try await PasskeyTable.all(db, userID: caller.userID) }.map(Passkey.init)
     }
 
     /// Renames one of the caller's passkeys.

@@ -59,7 +59,7 @@ struct PasskeySignInService: Sendable {
     func signIn(_ request: PasskeySignInRequest) async throws -> SignInResponse {
         let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
         let credentialID = Array(request.credential.rawId.data)
-        let (ceremony, passkey) = try await database.withDatabase { db in
+        let (ceremony, passkey) = try await database.read { db in
             (try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .authentication),
              try await PasskeyTable.find(db, credentialID: credentialID))
         }

@@ -24,7 +24,7 @@ struct PasswordSignInService: Sendable {
             _ = try await hasher.verify(secret, against: nil)
             throw LockoutGuard.invalidCredentials
         }
-        let account = try await database.withDatabase { db in try await UserTable.passwordAccount(db, usernameKey: username.key) }
+        let account = try await database.read { db in try await UserTable.passwordAccount(db, usernameKey: username.key) }
         let target = LockoutGuard.Target(usernameKey: username.key, factor: .password, subject: .username(username.key), event: .passwordSignIn)
         let user = try await guarded.attempt(target) { () -> PasswordAccount? in
             try await hasher.verify(secret, against: account?.passwordHash) ? account : nil

@@ -32,7 +32,7 @@ struct ReauthenticationService: Sendable {
     }
 
     private func withPassword(_ password: String, for caller: Caller) async throws -> CurrentSessionResponse {
-        guard let account = try await database.withDatabase({ db in try await UserTable.passwordAccount(db, id: caller.userID) }) else {
+        guard let account = try await database.read({ db in try await UserTable.passwordAccount(db, id: caller.userID) }) else {
             throw Rejection(.invalidSession, "The account no longer exists.")
         }
         let secret = CredentialRules.normalisedPassword(password)

@@ -87,7 +87,7 @@ struct RegistrationService: Sendable {
     /// Completes a registration: the key proves possession by signing the registration message.
     /// A verified PIN key replaces the user's previous PIN key (its sessions end, but the caller's).
     func verify(id registrationID: String, _ request: VerifyRegistrationRequest, for caller: Caller) async throws -> Registration {
-        guard let stored = try await database.withDatabase({ db in
+        guard let stored = try await database.read({ db in
             try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
         }) else {
             throw Rejection(.registrationNotFound, "No such registration.")
@@ -129,7 +129,7 @@ struct RegistrationService: Sendable {
 
     /// The caller's pending and active registrations, newest first.
     func registrations(of caller: Caller) async throws -> [Registration] {
-        try await database.withDatabase { db in
+        try await database.read { db in
             try await RegistrationTable.all(db, userID: caller.userID).map(\.wire)
         }
     }

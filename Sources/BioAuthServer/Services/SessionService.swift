@@ -47,7 +47,7 @@ struct SessionService: Sendable {
     func authenticate(token: String) async throws -> Caller {
         let now = time.now()
         guard let lookup = SessionToken.lookup(token),
-              let caller = try await database.withDatabase({ db in try await SessionTable.caller(db, lookup, now: now) }) else {
+              let caller = try await database.read({ db in try await SessionTable.caller(db, lookup, now: now) }) else {
             throw Rejection(.invalidSession, "The session token is unknown, expired or revoked.")
         }
         return caller
@@ -56,12 +56,12 @@ struct SessionService: Sendable {
     /// A live session of the caller's, with its user.
     func current(_ caller: Caller) async throws -> CurrentSessionResponse {
         let now = time.now()
-        return try await database.withDatabase { db in try await Self.current(db, caller, now: now) }
+        return try await database.read { db in try await Self.current(db, caller, now: now) }
     }
 
     /// The caller's live sessions, newest first.
     func list(_ caller: Caller) async throws -> [Session] {
-        try await database.withDatabase { db in
+        try await database.read { db in
             try await SessionTable.live(db, userID: caller.userID, now: time.now())
         }
     }

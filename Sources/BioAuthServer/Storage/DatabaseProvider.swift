@@ -28,13 +28,20 @@ package enum SQLFlavor: Sendable {
 /// Access to the server's SQL database.
 ///
 /// Every multi-statement change goes through ``transaction(_:)`` so that it lands whole or not at
-/// all; single statements use ``withDatabase(_:)``.
+/// all; a single statement that writes uses ``withDatabase(_:)``, and reads outside a transaction
+/// use ``read(_:)``.
 package protocol DatabaseProvider: Sendable {
     /// The dialect, for migrations.
     var flavor: SQLFlavor { get }
 
     /// Runs `body` with a database handle; each statement commits on its own.
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T
+
+    /// Runs `body`, which only reads, beside the writes: it sees every change whose
+    /// ``transaction(_:)`` or ``withDatabase(_:)`` has returned, and may not see one still
+    /// running. Its statements are not one snapshot: each may see a later commit than the last.
+    /// For reads that decide nothing inside a transaction (the ones that do belong in it).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// The commit is durable (on disk) before this returns.

@@ -148,6 +148,12 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         }
     }
 
+    /// A pooled connection, as for ``withDatabase(_:)``: PostgreSQL's readers never wait for its
+    /// writers.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
+        try await withDatabase(body)
+    }
+
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
             try await runTransaction(on: PostgresStatementDatabase(connection: connection), begin: "BEGIN", logger: logger, describe: Self.describe, body)

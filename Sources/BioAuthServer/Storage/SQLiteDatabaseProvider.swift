@@ -13,12 +13,18 @@ import SQLKit
 /// to `COMMIT` without leaving it. A second connection, on a thread of its own, checkpoints the
 /// WAL into the database file every 200 ms (``SQLiteCheckpointer``), so that no request waits for
 /// a checkpoint.
+///
+/// ``read(_:)`` runs on a third connection and thread, read-only: WAL lets a reader run beside
+/// the writer, so a request that only reads (the challenge's registration, a bearer token's
+/// session) neither queues behind the writer's transactions and their fsyncs nor takes the gate.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
     private let thread: SQLiteThread
     private let connection: SQLiteThreadDatabase
     private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
+    private let readerThread: SQLiteThread
+    private let reader: SQLiteThreadDatabase
     let gate = AsyncGate()
 
     /// Why the database could not be opened, in words fit for a one-line error.
@@ -28,10 +34,12 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(thread: SQLiteThread, connection: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer) {
-        self.thread = thread
+    private init(connection: SQLiteThreadDatabase, reader: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer) {
+        self.thread = connection.thread
         self.connection = connection
         self.groups = SQLiteGroupCommit(database: connection, gate: gate)
+        self.readerThread = reader.thread
+        self.reader = reader
         self.checkpointer = checkpointer
     }
 
@@ -43,7 +51,9 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
         let thread = SQLiteThread(name: "sqlite")
+        let readerThread = SQLiteThread(name: "sqlite-read")
         var opened: SQLiteHandle?
+        var openedReader: SQLiteHandle?
         do {
             let handle = try await thread.perform {
                 try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
@@ -54,10 +64,16 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
                 try handle.execute("CREATE TABLE IF NOT EXISTS bioauth_probe (x INTEGER)", [])
                 try handle.execute("DROP TABLE bioauth_probe", [])
             }
+            // Opened after the writer has put the file in WAL mode, which the file remembers.
+            let readerHandle = try await readerThread.perform { try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.reading) }
+            openedReader = readerHandle
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
-                thread: thread, connection: SQLiteThreadDatabase(handle: handle, thread: thread, logger: logger), checkpointer: checkpointer)
+                connection: SQLiteThreadDatabase(handle: handle, thread: thread, logger: logger),
+                reader: SQLiteThreadDatabase(handle: readerHandle, thread: readerThread, logger: logger), checkpointer: checkpointer)
         } catch {
+            try? await readerThread.perform { [openedReader] in try? openedReader?.close() }
+            readerThread.stop()
             try? await thread.perform { [opened] in try? opened?.close() }
             thread.stop()
             throw OpenError(path: path, reason: String(describing: error))
@@ -70,6 +86,15 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await exclusively { [groups] in await groups.transaction(body) }.result()
+    }
+
+    /// Runs `body` on the reading connection, on its own thread and without the gate. Each
+    /// statement outside a transaction is its own read transaction, so it sees every commit made
+    /// before it began, and never the writer's open group (whose members are not answered yet).
+    /// Statements of different readers may interleave between a body's statements; each runs
+    /// whole on the thread.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(readerThread) { [reader] in try await body(reader) }
     }
 
     /// Groups committed so far.
@@ -92,6 +117,8 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         // The connection closes last: the last close checkpoints the WAL, syncs the file and
         // removes the WAL.
         await checkpointer.stop()
+        try? await readerThread.perform { [reader] in try reader.handle.close() }
+        readerThread.stop()
         defer { thread.stop() }
         try await exclusively { [connection, groups] in
             groups.commitOpenGroup()

@@ -67,7 +67,7 @@ struct AuditLog: Sendable {
     /// The user's newest events, counted ones included (those under the username only from the
     /// account's creation on).
     func events(of userID: String) async throws -> [AuditEvent] {
-        try await database.withDatabase { db in
+        try await database.read { db in
             guard let user = try await db.raw("SELECT username_key, created_at FROM users WHERE id = \(bind: userID)").first() else { return [] }
             let usernameKey = try user.decode(column: "username_key", as: String.self)
             let createdAt = try user.decode(column: "created_at", as: Int64.self)
