@@ -45,7 +45,7 @@ struct SQLiteThreadTests {
     @Test("statements run on the thread; called from elsewhere, they move there and back")
     func transactionStaysOnThread() async throws {
         try await withHandle { thread, handle in
-            let db = SQLiteThreadDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
+            let db = SQLiteHandleDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
             try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, bytes BLOB, score REAL)").run()
             let seen = try await withTaskExecutorPreference(thread) {
                 var seen: [Bool] = []
@@ -73,7 +73,7 @@ struct SQLiteThreadTests {
     @Test("SQLite's errors carry the extended code; a failed statement leaves the connection usable")
     func errorsAreReported() async throws {
         try await withHandle { thread, handle in
-            let db = SQLiteThreadDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
+            let db = SQLiteHandleDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
             try await db.raw("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)").run()
             try await db.raw("INSERT INTO t (name) VALUES (\(bind: "a"))").run()
             let duplicate = await #expect(throws: SQLiteStatementError.self) {
@@ -90,7 +90,7 @@ struct SQLiteThreadTests {
     @Test("a statement's values bind to $1, $2, … in order and come back typed; placeholders out of order or miscounted are refused")
     func statementsBindInOrder() async throws {
         try await withHandle { thread, handle in
-            let db = SQLiteThreadDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
+            let db = SQLiteHandleDatabase(handle: handle, thread: thread, logger: .init(label: "test"))
             let row = try await db.first("SELECT $1, $2, $3, $4, $1 || $2", .integer(7), .text("é"), .bytes([0, 255]), .null)
             #expect(row?.values == [.integer(7), .text("é"), .bytes([0, 255]), .null, .text("7é")])
             await #expect(throws: SQLiteStatementError.self) { try await db.first("SELECT $2, $1", .integer(1), .integer(2)) }

@@ -14,17 +14,17 @@ import SQLKit
 /// WAL into the database file every 200 ms (``SQLiteCheckpointer``), so that no request waits for
 /// a checkpoint.
 ///
-/// ``read(_:)`` runs on a third connection and thread, read-only: WAL lets a reader run beside
-/// the writer, so a request that only reads (the challenge's registration, a bearer token's
-/// session) neither queues behind the writer's transactions and their fsyncs nor takes the gate.
+/// ``read(_:)`` runs on read-only connections of its own (``SQLiteReaders``), on the reading
+/// task's thread: WAL lets readers run beside the writer, so a request that only reads (the
+/// challenge's registration, a bearer token's session) neither queues behind the writer's
+/// transactions and their fsyncs nor takes the gate.
 final class SQLiteDatabaseProvider: DatabaseProvider {
     let flavor = SQLFlavor.sqlite
     private let thread: SQLiteThread
-    private let connection: SQLiteThreadDatabase
+    private let connection: SQLiteHandleDatabase
     private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
-    private let readerThread: SQLiteThread
-    private let reader: SQLiteThreadDatabase
+    private let readers: SQLiteReaders
     let gate = AsyncGate()
 
     /// Why the database could not be opened, in words fit for a one-line error.
@@ -34,12 +34,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(connection: SQLiteThreadDatabase, reader: SQLiteThreadDatabase, checkpointer: SQLiteCheckpointer) {
-        self.thread = connection.thread
+    private init(thread: SQLiteThread, connection: SQLiteHandleDatabase, readers: SQLiteReaders, checkpointer: SQLiteCheckpointer) {
+        self.thread = thread
         self.connection = connection
         self.groups = SQLiteGroupCommit(database: connection, gate: gate)
-        self.readerThread = reader.thread
-        self.reader = reader
+        self.readers = readers
         self.checkpointer = checkpointer
     }
 
@@ -51,9 +50,8 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
         let thread = SQLiteThread(name: "sqlite")
-        let readerThread = SQLiteThread(name: "sqlite-read")
         var opened: SQLiteHandle?
-        var openedReader: SQLiteHandle?
+        var readers: SQLiteReaders?
         do {
             let handle = try await thread.perform {
                 try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.pragmas(synchronous: "FULL"))
@@ -65,15 +63,14 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
                 try handle.execute("DROP TABLE bioauth_probe", [])
             }
             // Opened after the writer has put the file in WAL mode, which the file remembers.
-            let readerHandle = try await readerThread.perform { try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.reading) }
-            openedReader = readerHandle
+            let readerPool = try SQLiteReaders(path: path, logger: logger)
+            readers = readerPool
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
-                connection: SQLiteThreadDatabase(handle: handle, thread: thread, logger: logger),
-                reader: SQLiteThreadDatabase(handle: readerHandle, thread: readerThread, logger: logger), checkpointer: checkpointer)
+                thread: thread, connection: SQLiteHandleDatabase(handle: handle, thread: thread, logger: logger), readers: readerPool,
+                checkpointer: checkpointer)
         } catch {
-            try? await readerThread.perform { [openedReader] in try? openedReader?.close() }
-            readerThread.stop()
+            readers?.close()
             try? await thread.perform { [opened] in try? opened?.close() }
             thread.stop()
             throw OpenError(path: path, reason: String(describing: error))
@@ -88,13 +85,12 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         try await exclusively { [groups] in await groups.transaction(body) }.result()
     }
 
-    /// Runs `body` on the reading connection, on its own thread and without the gate. Each
-    /// statement outside a transaction is its own read transaction, so it sees every commit made
-    /// before it began, and never the writer's open group (whose members are not answered yet).
-    /// Statements of different readers may interleave between a body's statements; each runs
-    /// whole on the thread.
+    /// Runs `body` on a reading connection of its own, on the caller's thread, without the gate.
+    /// Each statement outside a transaction is its own read transaction, so it sees every commit
+    /// made before it began, and never the writer's open group (whose members are not answered
+    /// yet).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(readerThread) { [reader] in try await body(reader) }
+        try await readers.read(body)
     }
 
     /// Groups committed so far.
@@ -117,8 +113,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         // The connection closes last: the last close checkpoints the WAL, syncs the file and
         // removes the WAL.
         await checkpointer.stop()
-        try? await readerThread.perform { [reader] in try reader.handle.close() }
-        readerThread.stop()
+        readers.close()
         defer { thread.stop() }
         try await exclusively { [connection, groups] in
             groups.commitOpenGroup()

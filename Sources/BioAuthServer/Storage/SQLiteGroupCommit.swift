@@ -29,7 +29,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     static let maximumMembers = 128
 
     private let handle: SQLiteHandle
-    private let database: SQLiteThreadDatabase
+    private let database: SQLiteHandleDatabase
     private let gate: AsyncGate
     private var open: CommitGroup?
     private var members = 0
@@ -37,7 +37,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     private(set) var commits = 0
 
     /// Group commit over `database` (opened at `synchronous = FULL`), behind `gate`.
-    init(database: SQLiteThreadDatabase, gate: AsyncGate) {
+    init(database: SQLiteHandleDatabase, gate: AsyncGate) {
         self.handle = database.handle
         self.database = database
         self.gate = gate

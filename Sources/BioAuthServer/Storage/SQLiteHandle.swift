@@ -10,7 +10,7 @@ import SQLiteNIO
 // the vendored 3.54.1), and its query API would replace SQLKit, which lets one SQL text serve
 // SQLite and PostgreSQL. Fallback if sqlite-nio renames or drops the target: SQLiteNIO's public
 // `SQLiteConnection` (correct and slower: the path this replaced), or GRDB's `DatabaseQueue`
-// under an SQLKit `SQLDatabase`, as ``SQLiteThreadDatabase`` is over this handle.
+// under an SQLKit `SQLDatabase`, as ``SQLiteHandleDatabase`` is over this handle.
 import VaporCSQLite
 
 /// One SQLite connection, driven through SQLite's C API on one ``SQLiteThread``.

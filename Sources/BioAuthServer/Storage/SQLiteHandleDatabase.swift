@@ -5,14 +5,15 @@ import SQLKit
 import SQLiteKit
 
 /// SQLKit's view of a ``SQLiteHandle`` (queries serialised with SQLiteKit's dialect), and its
-/// ``StatementDatabase`` statements passed straight to the handle; both run on the handle's
-/// ``SQLiteThread``.
+/// ``StatementDatabase`` statements passed straight to the handle.
 ///
-/// Called on that thread (inside `withTaskExecutorPreference`), a statement runs at once, without
-/// suspending; called elsewhere, it moves to the thread for the statement and back.
-struct SQLiteThreadDatabase: StatementDatabase {
+/// With a `thread`, statements run on that ``SQLiteThread``: called there (inside
+/// `withTaskExecutorPreference`), a statement runs at once, without suspending; called elsewhere,
+/// it moves to the thread for the statement and back. Without one, the caller holds the handle
+/// alone (a reader lent by ``SQLiteReaders``) and statements run on the caller's thread.
+struct SQLiteHandleDatabase: StatementDatabase {
     let handle: SQLiteHandle
-    let thread: SQLiteThread
+    let thread: SQLiteThread?
     let logger: Logger
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { SQLiteDialect() }
@@ -32,16 +33,16 @@ struct SQLiteThreadDatabase: StatementDatabase {
                 onRow(SQLiteValuesRow(columns: columns, values: values))
             }
         }
-        if thread.isCurrent {
-            try run()
-        } else {
+        if let thread, !thread.isCurrent {
             try await thread.perform(run)
+        } else {
+            try run()
         }
     }
 
     func rows(_ sql: String, _ values: [SQLValue]) async throws -> [StatementRow] {
-        if thread.isCurrent { return try handle.rows(sql, values) }
-        return try await thread.perform { [handle] in try handle.rows(sql, values) }
+        if let thread, !thread.isCurrent { return try await thread.perform { [handle] in try handle.rows(sql, values) } }
+        return try handle.rows(sql, values)
     }
 }
 
