@@ -28,8 +28,8 @@ package enum SQLiteConnectionSettings {
         ]
     }
 
-    /// The PRAGMA statements for the server's reading connection. `query_only` makes any write
-    /// through it an error; its page cache stays at SQLite's default, because a WAL connection
+    /// The PRAGMA statements for the server's reading connections. `query_only` makes any write
+    /// through one an error; their page caches stay at SQLite's default, because a WAL connection
     /// drops its cache whenever another connection has committed, which the writer does
     /// hundreds of times a second under load.
     package static let reading: [String] = [

@@ -13,11 +13,12 @@ import SQLiteNIO
 // under an SQLKit `SQLDatabase`, as ``SQLiteHandleDatabase`` is over this handle.
 import VaporCSQLite
 
-/// One SQLite connection, driven through SQLite's C API on one ``SQLiteThread``.
+/// One SQLite connection, driven through SQLite's C API: the writer's on one ``SQLiteThread``, a
+/// reader's by the task it is lent to (``SQLiteReaders``).
 ///
 /// It keeps every statement it has prepared (the server runs a few dozen distinct statements,
 /// each thousands of times), so a statement is parsed once per connection, not once per request.
-/// Not thread-safe: only its thread may call it.
+/// Not thread-safe: one caller at a time (SQLite's multi-thread mode, `SQLITE_OPEN_NOMUTEX`).
 final class SQLiteHandle: @unchecked Sendable {
     private var connection: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -31,7 +32,8 @@ final class SQLiteHandle: @unchecked Sendable {
         guard Self.initialized == SQLITE_OK else {
             throw SQLiteStatementError(code: Self.initialized, message: "cannot initialise SQLite")
         }
-        // One thread uses the connection, so SQLite's own locking of it (FULLMUTEX) is not needed.
+        // One caller at a time uses the connection, so SQLite's own locking of it (FULLMUTEX) is
+        // not needed.
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var connection: OpaquePointer?
         let opened = sqlite_nio_sqlite3_open_v2(path, &connection, flags, nil)
