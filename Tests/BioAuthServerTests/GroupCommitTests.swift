@@ -79,8 +79,9 @@ struct GroupCommitTests {
     }
     private struct Refused: Error {}
 
+    /// The committed ids, as a reading connection sees them.
     private func ids(_ provider: SQLiteDatabaseProvider) async throws -> [Int] {
-        try await provider.withDatabase { db in try await db.raw("SELECT id FROM t ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) } }
+        try await provider.read { db in try await db.raw("SELECT id FROM t ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) } }
     }
 
     @Test("transactions that queue while one runs share its commit")
@@ -197,7 +198,7 @@ struct GroupCommitTests {
             let returned = Signal()
             let read = Task {
                 defer { returned.fire() }
-                return try await readIDs(provider)
+                return try await ids(provider)
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while !returned.hasFired && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
@@ -205,7 +206,7 @@ struct GroupCommitTests {
             release.fire()
             try await held.value
             #expect(try await read.value == [1], "the committed row, not the open group's")
-            #expect(try await readIDs(provider) == [1, 2], "a transaction that has returned is seen")
+            #expect(try await ids(provider) == [1, 2], "a transaction that has returned is seen")
         }
     }
 
@@ -220,9 +221,5 @@ struct GroupCommitTests {
             }
             #expect(try await ids(provider).isEmpty)
         }
-    }
-
-    private func readIDs(_ provider: SQLiteDatabaseProvider) async throws -> [Int] {
-        try await provider.read { db in try await db.raw("SELECT id FROM t ORDER BY id").all().map { try $0.decode(column: "id", as: Int.self) } }
     }
 }

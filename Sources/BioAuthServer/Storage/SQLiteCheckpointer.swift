@@ -23,7 +23,7 @@ final class SQLiteCheckpointer: Sendable {
         let thread = SQLiteThread(name: "sqlite-checkpoint")
         let handle: SQLiteHandle
         do {
-            handle = try await thread.perform { try SQLiteHandle(path: path, settings: ["PRAGMA synchronous = FULL"]) }
+            handle = try await thread.perform { try SQLiteHandle(path: path, settings: SQLiteConnectionSettings.checkpointing) }
         } catch {
             thread.stop()
             throw error

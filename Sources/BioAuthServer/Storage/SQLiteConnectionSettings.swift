@@ -28,6 +28,10 @@ package enum SQLiteConnectionSettings {
         ]
     }
 
+    /// The PRAGMA statements for the connection that checkpoints the WAL (``SQLiteCheckpointer``):
+    /// at `FULL`, a checkpoint syncs the WAL before it copies pages into the database file.
+    package static let checkpointing: [String] = ["PRAGMA synchronous = FULL"]
+
     /// The PRAGMA statements for the server's reading connections. `query_only` makes any write
     /// through one an error; their page caches stay at SQLite's default, because a WAL connection
     /// drops its cache whenever another connection has committed, which the writer does
