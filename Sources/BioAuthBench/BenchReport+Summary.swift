@@ -70,6 +70,7 @@ extension BenchReport {
                              + "(\(format(point.saturated.throughput / floor, digits: 2))× the floor, \(format(point.saturated.serverCPUMicrosecondsPerOperation)) µs CPU each); "
                              + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB"
                              + (point.halfLoad.serverBytesWrittenPerOperation.map { "; server wrote \(format($0 / 1024)) KiB per sign-in" } ?? ""))
+                if let times = point.halfLoad.serverTimes { lines.append("    inside the server at half load: " + describe(times)) }
             }
             lines.append("  growth: p50 ratio \(format(database.growthP50Ratio, digits: 2))")
             let target = Target.for(database.database)
@@ -117,6 +118,21 @@ extension BenchReport {
 
     private func percent(_ ratio: Double) -> String {
         String(format: "%.0f%%", ratio * 100)
+    }
+
+    /// The server's own bucketed percentiles, for example "completion p50 ≤ 2.5, p99 ≤ 10 ms".
+    private func describe(_ times: ServerTimes) -> String {
+        func bounds(_ name: String, _ bounds: ServerTimes.Bounds?) -> String? {
+            guard let bounds else { return nil }
+            func bound(_ value: Double?) -> String { value.map { "≤ \(format($0, digits: $0 < 1 ? 2 : 1))" } ?? "above the buckets" }
+            return "\(name) p50 \(bound(bounds.p50)), p99 \(bound(bounds.p99)) ms"
+        }
+        let parts = [
+            bounds("challenge", times.challengeRequest), bounds("completion", times.completionRequest),
+            bounds("read wait", times.readWait), bounds("write wait", times.writeWait), bounds("commit", times.commit),
+            times.transactionsPerCommit.map { "\(format($0, digits: 1)) transactions per commit" },
+        ]
+        return parts.compactMap { $0 }.joined(separator: "; ")
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

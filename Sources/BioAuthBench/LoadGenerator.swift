@@ -35,13 +35,17 @@ struct LoadGenerator: Sendable {
         progress.begin(label, until: end) { tickets.finished.load(ordering: .relaxed) }
         defer { progress.end() }
 
-        async let usage: (server: Double, client: Double, written: Int) = {
+        async let usage: (server: Double, client: Double, written: Int, times: ServerTimes?) = {
             try? await Task.sleep(until: measureFrom, clock: clock)
             let server0 = server.cpuSeconds, client0 = ProcessStats.cpuSeconds(pid: getpid()), written0 = server.writtenBytes
+            let scrape0 = try? await server.scrapeMetrics()
             try? await Task.sleep(until: end, clock: clock)
             let seconds = duration.timeInterval
-            return ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds,
-                    server.writtenBytes - written0)
+            let cores = ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds)
+            let written = server.writtenBytes - written0
+            var times: ServerTimes?
+            if let scrape0, let scrape1 = try? await server.scrapeMetrics() { times = ServerTimes(from: scrape0, to: scrape1) }
+            return (cores.0, cores.1, written, times)
         }()
 
         let outcomes = try await withThrowingTaskGroup(of: WorkerOutcome.self) { group in
@@ -90,14 +94,15 @@ struct LoadGenerator: Sendable {
             for try await outcome in group { merged.merge(outcome) }
             return merged
         }
-        let (serverCPU, clientCPU, written) = await usage
+        let (serverCPU, clientCPU, written, serverTimes) = await usage
         let operations = Int(outcomes.histogram.totalCount)
         return LoadResult(
             connections: connections, offeredRate: offeredRate, operations: operations, errors: outcomes.errors,
             seconds: duration.timeInterval, throughput: Double(operations) / duration.timeInterval, latency: Latency(outcomes.histogram),
             startLag: offeredRate == nil ? nil : Latency(outcomes.lag),
             serverCPUCores: serverCPU, clientCPUCores: clientCPU,
-            serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil, firstError: outcomes.firstError)
+            serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil, firstError: outcomes.firstError,
+            serverTimes: serverTimes)
     }
 }
 

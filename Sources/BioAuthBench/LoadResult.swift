@@ -28,6 +28,8 @@ package struct LoadResult: Codable, Sendable {
     package var serverBytesWrittenPerOperation: Double?
     /// The first failure, if any.
     package var firstError: String?
+    /// Where the time went inside the server, from its metrics; `nil` if they could not be read.
+    package var serverTimes: ServerTimes?
 
     /// Server CPU time per operation, in microseconds.
     package var serverCPUMicrosecondsPerOperation: Double {

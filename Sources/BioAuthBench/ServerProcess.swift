@@ -10,27 +10,51 @@ final class ServerProcess: @unchecked Sendable {
     let server: BioAuthProcess
     let host = "127.0.0.1"
     let port: Int
+    /// The port of its metrics listener (`GET /metrics`).
+    let metricsPort: Int
 
-    private init(server: BioAuthProcess, port: Int) {
+    private init(server: BioAuthProcess, port: Int, metricsPort: Int) {
         self.server = server
         self.port = port
+        self.metricsPort = metricsPort
     }
 
     private var process: Process { server.process }
 
     /// Starts this very executable as `bioauth serve` with `arguments` after the defaults, and waits
-    /// for its "listening" line.
+    /// for its "listening" lines.
     static func start(database: String, arguments: [String]) async throws -> ServerProcess {
         let server = try BioAuthProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
                 + ["--pin-key-file", try ThrowawayPINKey.file()] + arguments,
             passStandardError: true)
         do {
-            return ServerProcess(server: server, port: try await server.waitForPort())
+            let port = try await server.waitForPort()
+            return ServerProcess(server: server, port: port, metricsPort: try await metricsPort(of: server))
         } catch {
             server.process.terminate()
             throw error
         }
+    }
+
+    /// The port in serve's "BioAuth metrics on http://HOST:PORT/metrics" line, which comes with
+    /// the listening line.
+    private static func metricsPort(of server: BioAuthProcess) async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let line = server.stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth metrics on http://") }),
+               let port = line.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw BenchFailure("bioauth serve named no metrics port: \(server.stdout)")
+    }
+
+    /// The server's histograms now, from its metrics listener.
+    func scrapeMetrics() async throws -> MetricsScrape {
+        let reply = try await HTTPConnection.with(host: host, port: metricsPort) { try await $0.send(.GET, "/metrics") }
+        return MetricsScrape(String(buffer: reply.body))
     }
 
     /// CPU seconds (user and system) the server has used so far.

@@ -25,15 +25,16 @@ package struct AuthServer: Sendable {
     let relyingParty: RelyingParty
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
 
     /// Opens (creating and migrating as needed) the database the configuration names.
     package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
-        let database = try await openDatabase(configuration, logger: logger)
+        let metrics = ServerMetrics()
+        let database = try await openDatabase(configuration, metrics: metrics.database, logger: logger)
         do {
             return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration),
                               challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-                              relyingParty: try relyingParty(configuration), logger: logger)
+                              relyingParty: try relyingParty(configuration), logger: logger, metrics: metrics)
         } catch {
             try? await database.shutdown()
             throw error
@@ -43,17 +44,18 @@ package struct AuthServer: Sendable {
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
     /// migrating it as needed; it needs no PIN key.
     package static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
-        AccountAdministration(database: try await openDatabase(configuration, logger: logger),
+        AccountAdministration(database: try await openDatabase(configuration, metrics: nil, logger: logger),
                               hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource)
     }
 
-    private static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any DatabaseProvider {
+    private static func openDatabase(_ configuration: ServerConfiguration, metrics: DatabaseMetrics?, logger: Logger) async throws
+        -> any DatabaseProvider {
         let database: any DatabaseProvider
         if PostgresDatabaseProvider.isURL(configuration.databasePath) {
             database = try await PostgresDatabaseProvider.open(
-                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, logger: logger)
+                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, metrics: metrics, logger: logger)
         } else {
-            database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, logger: logger)
+            database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, metrics: metrics, logger: logger)
         }
         do {
             try await Migrator.migrate(database, now: configuration.timeSource.now(), logger: logger)

@@ -36,6 +36,12 @@ struct BenchSmokeTests {
         #expect(database.biometricSweep.map(\.connections) == [1, 4])
         #expect(database.biometricSweep.allSatisfy { $0.operations > 0 && $0.errors == 0 && $0.latency.p50 > 0 })
         #expect(database.halfLoad.operations > 0 && database.halfLoad.offeredRate != nil)
+        // The server's own histograms, scraped around the measured time: every sign-in is one
+        // challenge and one completion, whose writes waited for the database.
+        let inside = try #require(database.halfLoad.serverTimes, "the half load read the server's metrics")
+        #expect(inside.challengeRequest?.count ?? 0 > 0 && inside.completionRequest?.count ?? 0 > 0 && inside.writeWait?.count ?? 0 > 0)
+        #expect(((inside.commit?.count ?? 0) > 0) == (TestDatabase.current == .sqlite), "group commits are SQLite's")
+        #expect(bench.stdout.contains("inside the server at half load: challenge p50 ≤"))
         #expect(database.password.operations > 0)
         #expect(database.growth.map(\.accounts) == [10, 100])
         #expect(database.serverPeakResidentBytes > 1_000_000, "VmHWM read from /proc")
@@ -57,6 +63,14 @@ private struct SmokeReport: Decodable {
         var operations: Int
         var errors: Int
         var latency: Latency
+        var serverTimes: ServerTimes?
+    }
+    struct ServerTimes: Decodable {
+        struct Bounds: Decodable { var count: Int }
+        var challengeRequest: Bounds?
+        var completionRequest: Bounds?
+        var writeWait: Bounds?
+        var commit: Bounds?
     }
     struct Probe: Decodable { var signIns: Int }
     struct Floor: Decodable {

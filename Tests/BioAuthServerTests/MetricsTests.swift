@@ -53,6 +53,41 @@ struct MetricsTests {
         }
     }
 
+    @Test("the metrics show how long database work waited, and SQLite's group commits with the transactions each carried")
+    func databaseWaitsAndCommits() async throws {
+        try await TestServer.run { server in
+            let (_, key, registration) = try await server.api.newAccountWithKey()
+            let before = Self.counts(try await Self.scrape(server).text)
+            _ = try await server.api.biometricSignIn(key, registrationID: registration.id)
+            let after = Self.counts(try await Self.scrape(server).text)
+            func added(_ series: String) -> Double { (after[series] ?? 0) - (before[series] ?? 0) }
+            // The challenge reads its registration; the completion is one transaction (SQLite) or
+            // one writing statement (PostgreSQL, BiometricSignInWrites).
+            #expect(added(#"bioauth_database_wait_seconds_count{work="read"}"#) >= 1, "\(after)")
+            let completion = server.server.database.flavor == .sqlite ? "transaction" : "write"
+            #expect(added(#"bioauth_database_wait_seconds_count{work="\#(completion)"}"#) >= 1)
+            if server.server.database.flavor == .sqlite {
+                #expect(added("bioauth_database_commit_seconds_count") >= 1)
+                #expect(added("bioauth_database_commit_transactions_count") == added("bioauth_database_commit_seconds_count"))
+                #expect(added("bioauth_database_commit_transactions_sum") >= added("bioauth_database_commit_seconds_count"))
+            } else {
+                #expect(after["bioauth_database_commit_seconds_count"] ?? 0 == 0, "PostgreSQL commits are not SQLite's groups")
+            }
+        }
+    }
+
+    /// The `_count` and `_sum` lines of an exposition, by series.
+    private static func counts(_ text: String) -> [String: Double] {
+        var counts: [String: Double] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Double(parts[1]),
+                  parts[0].split(separator: "{")[0].hasSuffix("_count") || parts[0].split(separator: "{")[0].hasSuffix("_sum") else { continue }
+            counts[String(parts[0])] = value
+        }
+        return counts
+    }
+
     @Test("the public API listener does not serve /metrics")
     func notOnThePublicListener() async throws {
         try await TestServer.run { server in

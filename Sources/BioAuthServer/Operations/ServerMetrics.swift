@@ -18,8 +18,12 @@ import Synchronization
 /// | `bioauth_lockouts_total` | counter | `factor` (`password`, `pin`): factors this instance locked |
 /// | `bioauth_locked_attempts_total` | counter | `factor`: attempts refused because the factor was locked |
 /// | `bioauth_active_sessions` | gauge | none: live sessions in the database (all instances), as of the last housekeeping run; a scrape never touches the database |
+///
+/// and the database's waits and commits (``DatabaseMetrics``).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    /// The database providers' waits and commits, in this registry.
+    let database: DatabaseMetrics
     private let factory: PrometheusMetricsFactory
     private let activeSessions: Prometheus.Gauge
     /// The handles of each (route, method, status) seen, made once: looking them up in the
@@ -42,10 +46,11 @@ final class ServerMetrics: Sendable {
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
         ]
         self.factory = factory
+        database = DatabaseMetrics(registry: registry)
         activeSessions = registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "bioauth", metricName: "active", unitName: "sessions", helpText: "Live (unexpired, unrevoked) sessions in the database."))
     }

@@ -17,6 +17,7 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
+    private let metrics: DatabaseMetrics?
 
     /// Whether a `--database` value names a PostgreSQL server rather than a SQLite file.
     package static func isURL(_ location: String) -> Bool {
@@ -74,8 +75,9 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         return (configuration, probe)
     }
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, metrics: DatabaseMetrics?, logger: Logger) {
         self.client = client
+        self.metrics = metrics
         self.logger = logger
         // The pool must be running before the first lease, or PostgresNIO logs a warning on the
         // operator's console (the lease itself waits). `Task.immediate` runs `run()` up to its
@@ -98,7 +100,8 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     }
 
     /// Connects to the server the URL names (checking it answers now, not on the first sign-in).
-    package static func open(url: String, maxConnections: Int = 20, logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
+    package static func open(url: String, maxConnections: Int = 20, metrics: DatabaseMetrics? = nil, logger serverLogger: Logger) async throws
+        -> PostgresDatabaseProvider {
         let logger = driverLogger(serverLogger)
         let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
         // One plain connection first: the pool retries a refused or failed connection for ever,
@@ -109,7 +112,8 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         } catch {
             throw OpenError(url: url, reason: Self.describe(error))
         }
-        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger), metrics: metrics,
+                                                logger: logger)
         do {
             // The pool retries failing connections for ever; a start-up probe must give up.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -143,20 +147,28 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     }
 
     package func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(PostgresStatementDatabase(connection: connection))
-        }
+        try await withConnection(for: .write) { try await body($0) }
     }
 
     /// A pooled connection, as for ``withDatabase(_:)``: PostgreSQL's readers never wait for its
     /// writers.
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await withDatabase(body)
+        try await withConnection(for: .read) { try await body($0) }
     }
 
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await runTransaction(on: PostgresStatementDatabase(connection: connection), begin: "BEGIN", logger: logger, describe: Self.describe, body)
+        try await withConnection(for: .transaction) { [logger] db in
+            try await runTransaction(on: db, begin: "BEGIN", logger: logger, describe: Self.describe, body)
+        }
+    }
+
+    /// Runs `body` on a pooled connection, recording how long `work` waited for it.
+    private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, _ body: (PostgresStatementDatabase) async throws -> T) async throws
+        -> T {
+        let asked = ContinuousClock.now
+        return try await client.withConnection { [metrics] connection in
+            metrics?.waited(work, since: asked)
+            return try await body(PostgresStatementDatabase(connection: connection))
         }
     }
 

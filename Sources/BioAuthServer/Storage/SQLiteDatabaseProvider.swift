@@ -25,6 +25,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     private let groups: SQLiteGroupCommit
     private let checkpointer: SQLiteCheckpointer
     private let readers: SQLiteReaders
+    private let metrics: DatabaseMetrics?
     let gate = AsyncGate()
 
     /// Why the database could not be opened, in words fit for a one-line error.
@@ -34,16 +35,19 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(thread: SQLiteThread, connection: SQLiteHandleDatabase, readers: SQLiteReaders, checkpointer: SQLiteCheckpointer) {
+    private init(thread: SQLiteThread, connection: SQLiteHandleDatabase, readers: SQLiteReaders, checkpointer: SQLiteCheckpointer,
+                 metrics: DatabaseMetrics?) {
         self.thread = thread
         self.connection = connection
-        self.groups = SQLiteGroupCommit(database: connection, gate: gate)
+        self.groups = SQLiteGroupCommit(database: connection, gate: gate, metrics: metrics)
         self.readers = readers
         self.checkpointer = checkpointer
+        self.metrics = metrics
     }
 
-    /// Opens (creating if needed) the database file at `path`.
-    static func open(path: String, logger: Logger) async throws -> SQLiteDatabaseProvider {
+    /// Opens (creating if needed) the database file at `path`; its waits and commits go to
+    /// `metrics`.
+    static func open(path: String, metrics: DatabaseMetrics? = nil, logger: Logger) async throws -> SQLiteDatabaseProvider {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -68,7 +72,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
                 thread: thread, connection: SQLiteHandleDatabase(handle: handle, thread: thread, logger: logger), readers: readerPool,
-                checkpointer: checkpointer)
+                checkpointer: checkpointer, metrics: metrics)
         } catch {
             readers?.close()
             try? await thread.perform { [opened] in try? opened?.close() }
@@ -78,11 +82,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [groups] in await groups.statements(body) }.result()
+        try await exclusively(.write) { [groups] in await groups.statements(body) }.result()
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await exclusively { [groups] in await groups.transaction(body) }.result()
+        try await exclusively(.transaction) { [groups] in await groups.transaction(body) }.result()
     }
 
     /// Runs `body` on a reading connection of its own, on the caller's thread, without the gate.
@@ -90,7 +94,11 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     /// made before it began, and never the writer's open group (whose members are not answered
     /// yet).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await readers.read(body)
+        let asked = ContinuousClock.now
+        return try await readers.read { [metrics] db in
+            metrics?.waited(.read, since: asked)
+            return try await body(db)
+        }
     }
 
     /// Groups committed so far.
@@ -98,10 +106,16 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         get async throws { try await exclusively { [groups] in groups.commits } }
     }
 
-    /// Runs `work` alone on the connections, on their thread.
-    private func exclusively<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(thread) { [gate] in
-            try await gate.withGate(work)
+    /// Runs `work` alone on the connections, on their thread; records how long it waited as
+    /// `kind`, if it is one.
+    private func exclusively<T: Sendable>(_ kind: DatabaseMetrics.Work? = nil, _ work: @escaping @Sendable () async throws -> T)
+        async throws -> T {
+        let asked = ContinuousClock.now
+        return try await withTaskExecutorPreference(thread) { [gate, metrics] in
+            try await gate.withGate {
+                if let kind { metrics?.waited(kind, since: asked) }
+                return try await work()
+            }
         }
     }
 

@@ -31,16 +31,19 @@ final class SQLiteGroupCommit: @unchecked Sendable {
     private let handle: SQLiteHandle
     private let database: SQLiteHandleDatabase
     private let gate: AsyncGate
+    private let metrics: DatabaseMetrics?
     private var open: CommitGroup?
     private var members = 0
     /// Groups committed so far (for tests and diagnostics).
     private(set) var commits = 0
 
-    /// Group commit over `database` (opened at `synchronous = FULL`), behind `gate`.
-    init(database: SQLiteHandleDatabase, gate: AsyncGate) {
+    /// Group commit over `database` (opened at `synchronous = FULL`), behind `gate`; each commit
+    /// is recorded in `metrics`.
+    init(database: SQLiteHandleDatabase, gate: AsyncGate, metrics: DatabaseMetrics? = nil) {
         self.handle = database.handle
         self.database = database
         self.gate = gate
+        self.metrics = metrics
     }
 
     /// Runs `body` as one transaction in the open group, or in a new one.
@@ -133,7 +136,9 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     private func commit(_ group: CommitGroup) {
         do {
+            let started = ContinuousClock.now
             try handle.execute("COMMIT", [])
+            metrics?.committed(transactions: members, since: started)
             commits += 1
             finish(group, .success(()))
         } catch {
