@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOPosix
 import ServiceLifecycle
 import X509
 
@@ -106,8 +107,10 @@ package struct AuthServer: Sendable {
     ///
     /// - Parameter onServerRunning: Called with the bound address once the server listens
     ///   (port 0 picks a free one).
+    ///   - eventLoops: The threads serving its connections (NIO's shared ones unless given).
     package func application(
-        onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+        onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
+        eventLoops: EventLoopGroupProvider = .singleton
     ) -> some ApplicationProtocol {
         let host = configuration.host
         let port = configuration.port
@@ -127,6 +130,7 @@ package struct AuthServer: Sendable {
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             },
+            eventLoopGroupProvider: eventLoops,
             logger: logger
         )
     }
@@ -181,8 +185,12 @@ package struct AuthServer: Sendable {
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
         onMetricsRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoopCount)
+        defer { eventLoops.shutdownGracefully { _ in } }
         // Either listener ending (a port in use) shuts the other down gracefully, not by cancelling it.
-        let services: [any Service] = [application(onServerRunning: onServerRunning), metricsApplication(onServerRunning: onMetricsRunning)]
+        let services: [any Service] = [
+            application(onServerRunning: onServerRunning, eventLoops: .shared(eventLoops)), metricsApplication(onServerRunning: onMetricsRunning),
+        ]
         let listeners = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map {
                 ServiceGroupConfiguration.ServiceConfiguration(

@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp(ServerSetting.database.help)) var database: String?
     @Option(name: .customLong(ServerSetting.databaseConnections.flag), help: ArgumentHelp(ServerSetting.databaseConnections.help))
     var databaseConnections: Int?
+    @Option(name: .customLong(ServerSetting.eventLoops.flag), help: ArgumentHelp(ServerSetting.eventLoops.help))
+    var eventLoops: Int?
     @Option(name: .customLong(ServerSetting.relyingParty.flag), help: ArgumentHelp(ServerSetting.relyingParty.help)) var relyingParty: String?
     @Option(name: .customLong(ServerSetting.challengeTTL.flag), help: ArgumentHelp(ServerSetting.challengeTTL.help)) var challengeTTL: Int?
     @Option(name: .customLong(ServerSetting.sessionMinutes.flag), help: ArgumentHelp(ServerSetting.sessionMinutes.help)) var sessionMinutes: Int?
@@ -66,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
     private var flags: [String: String] {
         let given: [(ServerSetting, String?)] = [
             (.host, host), (.port, port.map(String.init)), (.metricsHost, metricsHost), (.metricsPort, metricsPort.map(String.init)),
-            (.database, database), (.databaseConnections, databaseConnections.map(String.init)), (.relyingParty, relyingParty),
+            (.database, database), (.databaseConnections, databaseConnections.map(String.init)),
+            (.eventLoops, eventLoops.map(String.init)), (.relyingParty, relyingParty),
             (.challengeTTL, challengeTTL.map(String.init)), (.sessionMinutes, sessionMinutes.map(String.init)),
             (.passwordCost, passwordCost.map(String.init)), (.maxRegistrations, maxRegistrations.map(String.init)),
             (.maxPendingRegistrations, maxPendingRegistrations.map(String.init)), (.challengesPerMinute, challengesPerMinute.map(String.init)),

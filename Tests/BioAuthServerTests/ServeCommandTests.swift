@@ -40,6 +40,23 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: database + "-wal"), "a clean close checkpoints and removes the WAL")
     }
 
+    @Test("serve runs its HTTP connections on --event-loops threads, half the cores (at least one) by default",
+          arguments: [["--event-loops", "3"], []])
+    func eventLoops(flag: [String]) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.launch(["serve", "--port", "0", "--database", folder.appendingPathComponent("loops.sqlite").path] + flag)
+        defer { server.process.terminate() }
+        let port = try await server.waitForPort()
+        let (_, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        // NIO names a group's threads NIO-ELT-<group>-#<loop>; the metrics listener uses NIO's shared (NIO-SGLTN-) ones.
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.processIdentifier)/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/task/\($0)/comm", encoding: .utf8) }
+        let loops = names.filter { $0.hasPrefix("NIO-ELT-") }.count
+        #expect(loops == (flag.isEmpty ? max(1, ProcessInfo.processInfo.activeProcessorCount / 2) : 3), "\(names)")
+    }
+
     @Test("a port in use is one clear line, not a trace")
     func portInUse() async throws {
         let folder = try temporaryFolder()

@@ -18,6 +18,8 @@ package struct ServerConfiguration: Sendable {
     package var databasePath: String = "./bioauth.sqlite"
     /// Largest number of PostgreSQL connections this instance opens (ignored for SQLite).
     package var databaseMaxConnections: Int = 20
+    /// Threads serving the HTTP connections (NIO event loops); 0 for ``automaticEventLoops``.
+    package var eventLoops: Int = 0
     /// The relying-party id every signed message must name.
     package var relyingPartyID: String = "localhost"
     /// How long a challenge can be answered.
@@ -98,6 +100,15 @@ extension ServerConfiguration {
         guard webAuthnOrigins.isEmpty else { return webAuthnOrigins }
         return ["https://\(relyingPartyID)"] + (relyingPartyID == "localhost" && port != 0 ? ["http://localhost:\(port)"] : [])
     }
+
+    /// The event loops when none are set: half the cores, at least one. The handlers run on
+    /// Swift's concurrency pool and the database on threads of its own, so the event loops only
+    /// parse and write HTTP; one per core had them compete with the handlers for the cores
+    /// (docs/BENCHMARKS.md, change 18).
+    package static var automaticEventLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+
+    /// The event loops this configuration runs.
+    package var eventLoopCount: Int { eventLoops > 0 ? eventLoops : Self.automaticEventLoops }
 
     /// The database location fit for logs: a PostgreSQL URL without its password.
     package var databaseDescription: String {

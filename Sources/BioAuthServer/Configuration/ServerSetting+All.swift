@@ -15,6 +15,9 @@ extension ServerSetting {
     package static let database = text("database", \.databasePath, "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file")
     /// `--database-connections`.
     package static let databaseConnections = integer("database-connections", \.databaseMaxConnections, 1...1_000, "Most PostgreSQL connections this instance opens")
+    /// `--event-loops`.
+    package static let eventLoops = integer("event-loops", \.eventLoops, 0...256,
+                                            "Threads serving HTTP connections; 0 for half the cores, at least one")
     /// `--relying-party`.
     package static let relyingParty = text("relying-party", \.relyingPartyID, "Relying-party id signed into every message, 1 to 255 bytes",
                                            isValid: { !$0.isEmpty && $0.utf8.count <= 255 })
@@ -113,7 +116,7 @@ extension ServerSetting {
 
     /// Every setting of `bioauth serve`, in `--help`'s order.
     package static let all: [ServerSetting] = [
-        host, port, metricsHost, metricsPort, database, databaseConnections, relyingParty, challengeTTL, sessionMinutes, passwordCost,
+        host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes, passwordCost,
         maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute, trustForwardedFor, requestTimeout,
         maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
