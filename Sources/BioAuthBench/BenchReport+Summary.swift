@@ -130,7 +130,7 @@ extension BenchReport {
         let parts = [
             bounds("challenge", times.challengeRequest), bounds("completion", times.completionRequest),
             bounds("read wait", times.readWait), bounds("write wait", times.writeWait), bounds("commit", times.commit),
-            times.transactionsPerCommit.map { "\(format($0, digits: 1)) transactions per commit" },
+            times.transactionsPerCommit.map { "\(format($0, digits: 2)) transactions per commit" },
         ]
         return parts.compactMap { $0 }.joined(separator: "; ")
     }

@@ -30,25 +30,11 @@ final class ServerProcess: @unchecked Sendable {
             passStandardError: true)
         do {
             let port = try await server.waitForPort()
-            return ServerProcess(server: server, port: port, metricsPort: try await metricsPort(of: server))
+            return ServerProcess(server: server, port: port, metricsPort: try await server.waitForMetricsPort())
         } catch {
             server.process.terminate()
             throw error
         }
-    }
-
-    /// The port in serve's "BioAuth metrics on http://HOST:PORT/metrics" line, which comes with
-    /// the listening line.
-    private static func metricsPort(of server: BioAuthProcess) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if let line = server.stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth metrics on http://") }),
-               let port = line.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
-                return port
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw BenchFailure("bioauth serve named no metrics port: \(server.stdout)")
     }
 
     /// The server's histograms now, from its metrics listener.

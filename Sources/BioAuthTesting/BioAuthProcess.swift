@@ -62,10 +62,21 @@ package final class BioAuthProcess: @unchecked Sendable {
 
     /// Waits for `bioauth serve`'s "listening" line and returns the port it names.
     package func waitForPort(timeout: Duration = .seconds(30)) async throws -> Int {
+        try await port(after: "BioAuth listening on http://", timeout: timeout)
+    }
+
+    /// Waits for `bioauth serve`'s "metrics on" line and returns the metrics listener's port.
+    package func waitForMetricsPort(timeout: Duration = .seconds(30)) async throws -> Int {
+        try await port(after: "BioAuth metrics on http://", timeout: timeout)
+    }
+
+    /// The port of the first `prefix` + `HOST:PORT` line on standard output, once it comes.
+    private func port(after prefix: String, timeout: Duration) async throws -> Int {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("BioAuth listening on http://") }),
-               let port = line.split(separator: " ")[3].split(separator: ":").last.flatMap({ Int($0) }) {
+            if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+               let address = line.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "/" }).first,
+               let port = address.split(separator: ":").last.flatMap({ Int($0) }) {
                 return port
             }
             guard process.isRunning else { break }

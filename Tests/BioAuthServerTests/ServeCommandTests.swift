@@ -128,13 +128,7 @@ struct ServeCommandTests {
         let server = try Self.launch(["serve", "--port", "0", "--metrics-port", "0", "--database", folder.appendingPathComponent("m.sqlite").path])
         defer { server.process.terminate() }
         let port = try await server.waitForPort()
-        var metricsPort: Int?
-        for _ in 0..<100 where metricsPort == nil {
-            metricsPort = server.stdout.split(separator: "\n").first { $0.hasPrefix("BioAuth metrics on http://127.0.0.1:") }
-                .flatMap { Int($0.split(separator: ":").last?.split(separator: "/").first ?? "") }
-            if metricsPort == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        let metrics = try #require(metricsPort)
+        let metrics = try await server.waitForMetricsPort(timeout: .seconds(5))
         #expect(metrics != port)
         let (body, scrape) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(metrics)/metrics")!)
         #expect((scrape as? HTTPURLResponse)?.statusCode == 200)
