@@ -105,8 +105,9 @@ package struct AuthServer: Sendable {
 
     /// The HTTP application; it does not own the database (see ``close()``).
     ///
-    /// - Parameter onServerRunning: Called with the bound address once the server listens
-    ///   (port 0 picks a free one).
+    /// - Parameters:
+    ///   - onServerRunning: Called with the bound address once the server listens (port 0 picks
+    ///     a free one).
     ///   - eventLoops: The threads serving its connections (NIO's shared ones unless given).
     package func application(
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },

@@ -81,8 +81,9 @@ struct MetricsTests {
         var counts: [String: Double] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            guard parts.count == 2, let value = Double(parts[1]),
-                  parts[0].split(separator: "{")[0].hasSuffix("_count") || parts[0].split(separator: "{")[0].hasSuffix("_sum") else { continue }
+            guard parts.count == 2, let value = Double(parts[1]) else { continue }
+            let name = parts[0].prefix { $0 != "{" }
+            guard name.hasSuffix("_count") || name.hasSuffix("_sum") else { continue }
             counts[String(parts[0])] = value
         }
         return counts

@@ -39,7 +39,7 @@ final class SQLiteGroupCommit: @unchecked Sendable {
 
     /// Group commit over `database` (opened at `synchronous = FULL`), behind `gate`; each commit
     /// is recorded in `metrics`.
-    init(database: SQLiteHandleDatabase, gate: AsyncGate, metrics: DatabaseMetrics? = nil) {
+    init(database: SQLiteHandleDatabase, gate: AsyncGate, metrics: DatabaseMetrics?) {
         self.handle = database.handle
         self.database = database
         self.gate = gate
