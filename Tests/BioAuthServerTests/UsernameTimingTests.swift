@@ -6,9 +6,9 @@ import Testing
 /// What an attacker measures: the time an answer takes.
 ///
 /// Wall-clock time means something only on a quiet machine. Beside the rest of the suite on two
-/// cores, the fastest of ten runs of one kind was 0.59x the other's in one local run and 1.62x in CI, so
-/// `scripts/test` runs this suite on its own, after the others, as it does the benchmark's smoke
-/// run. Run alone: `swift test --filter UsernameTimingTests`.
+/// cores, the fastest of ten runs of one kind was 0.59x the other's in one local run and 1.62x
+/// in CI, so `scripts/test` runs this suite on its own, after the others, as it does the
+/// benchmark's smoke run. Run alone: `swift test --filter UsernameTimingTests`.
 @Suite("Unknown user vs wrong password: timing")
 struct UsernameTimingTests {
     /// With a real cost the hash dominates; without the dummy hash an unknown user would answer in
