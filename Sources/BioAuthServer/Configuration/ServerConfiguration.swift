@@ -105,10 +105,10 @@ extension ServerConfiguration {
     /// Swift's concurrency pool and the database on threads of its own, so the event loops only
     /// parse and write HTTP; one per core had them compete with the handlers for the cores
     /// (docs/BENCHMARKS.md, change 18).
-    package static var automaticEventLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+    static var automaticEventLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
 
     /// The event loops this configuration runs.
-    package var eventLoopCount: Int { eventLoops > 0 ? eventLoops : Self.automaticEventLoops }
+    var eventLoopCount: Int { eventLoops > 0 ? eventLoops : Self.automaticEventLoops }
 
     /// The database location fit for logs: a PostgreSQL URL without its password.
     package var databaseDescription: String {
