@@ -99,6 +99,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/confusables.txt"),
                 .embedInCode("Resources/web/index.html"),
                 .embedInCode("Resources/web/app.js"),
                 .embedInCode("Resources/web/app.css"),
@@ -109,6 +110,7 @@ let package = Package(
             name: "BioAuthDemo",
             dependencies: [
                 "BioAuthKit",
+                "BioAuthWebAuthn",
                 "BioAuthSimulator",
                 "BioAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
@@ -155,6 +157,7 @@ let package = Package(
         .executableTarget(
             name: "bioauth",
             dependencies: [
+                "BioAuthProtocol",
                 "BioAuthServer",
                 "BioAuthDemo",
                 "BioAuthBench",

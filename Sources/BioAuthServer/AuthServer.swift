@@ -46,7 +46,14 @@ package struct AuthServer: Sendable {
     /// migrating it as needed; it needs no PIN key.
     package static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
         AccountAdministration(database: try await openDatabase(configuration, metrics: nil, logger: logger),
-                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource)
+                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource,
+                              oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
+    }
+
+    /// The operator's account actions (`bioauth admin`) on this server's open database.
+    package var administration: AccountAdministration {
+        AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource,
+                              oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
     }
 
     private static func openDatabase(_ configuration: ServerConfiguration, metrics: DatabaseMetrics?, logger: Logger) async throws
@@ -167,9 +174,9 @@ package struct AuthServer: Sendable {
 
     /// The periodic purge of expired rows (see ``Housekeeping``).
     var housekeeping: Housekeeping {
-        Housekeeping(database: database, time: configuration.timeSource, challengeTTL: configuration.challengeTTL,
-                     retention: configuration.expiredSessionRetention, auditRetention: configuration.auditRetention,
-                     lockoutDuration: configuration.lockoutDuration, logger: logger)
+        Housekeeping(database: database, time: configuration.timeSource, clock: DatabaseClock(flavor: database.flavor, time: configuration.timeSource),
+                     challengeTTL: configuration.challengeTTL, retention: configuration.expiredSessionRetention,
+                     auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
     }
 
     /// Removes expired challenges, long-ended sessions, stale pending registrations and spent
@@ -220,17 +227,21 @@ package struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
-    /// The biometric sign-in as this configuration sets it up, with its own session service and
-    /// key cache.
+    /// The account core as this configuration sets it up (``AccountCore``).
+    var accountCore: AccountCore {
+        AccountCore(database: database, lockouts: configuration.lockoutPolicy, sessions: configuration.sessionPolicy,
+                    clock: DatabaseClock(flavor: database.flavor, time: configuration.timeSource), time: configuration.timeSource, metrics: metrics)
+    }
+
+    /// The biometric sign-in as this configuration sets it up, with its own key cache.
     package func biometricService() -> BiometricService {
-        biometricService(sessions: SessionService(database: database, time: configuration.timeSource, defaultMinutes: configuration.defaultSessionMinutes),
-                         signingKeys: SigningKeyCache())
+        biometricService(signingKeys: SigningKeyCache())
     }
 
     /// The biometric sign-in as this configuration sets it up.
-    func biometricService(sessions: SessionService, signingKeys: SigningKeyCache) -> BiometricService {
+    func biometricService(signingKeys: SigningKeyCache) -> BiometricService {
         BiometricService(
-            database: database, sessions: sessions, time: configuration.timeSource, relyingPartyID: configuration.relyingPartyID,
+            database: database, core: accountCore, relyingPartyID: configuration.relyingPartyID,
             challengeTTL: configuration.challengeTTL, challengeKeys: pinKeys, signingKeys: signingKeys, challengeRate: challengeRate)
     }
 
@@ -238,28 +249,24 @@ package struct AuthServer: Sendable {
     /// the error middleware which paths exist).
     func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
         let time = configuration.timeSource
-        let hasher = PasswordHasher(cost: configuration.passwordHashCost)
-        let sessions = SessionService(database: database, time: time, defaultMinutes: configuration.defaultSessionMinutes)
+        let core = accountCore
+        let check = PasswordCheck(hasher: PasswordHasher(cost: configuration.passwordHashCost), core: core)
+        let sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
         // Device keys remembered after their first use (they never change; each instance keeps its own).
         let signingKeys = SigningKeyCache()
-        let lockout = FactorLockout(threshold: configuration.lockoutThreshold, duration: configuration.lockoutDuration,
-                                    clock: DatabaseClock(flavor: database.flavor, time: time))
-        let guarded = LockoutGuard(database: database, lockout: lockout, metrics: metrics, time: time)
         let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
         let registrations = RegistrationService(
             database: database, time: time, stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeTTL: configuration.challengeTTL,
             maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
-        let accountService = AccountService(database: database, hasher: hasher, guarded: guarded, stepUp: stepUp, time: time,
-                                            defaultSessionMinutes: configuration.defaultSessionMinutes)
-        let passwordSignIn = PasswordSignInService(database: database, hasher: hasher, guarded: guarded, sessions: sessions, time: time)
+        let accountService = AccountService(database: database, check: check, stepUp: stepUp)
+        let passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
         let accounts = AccountRoutes(
             accounts: accountService,
             passwordSignIn: passwordSignIn,
-            pins: PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, guarded: guarded,
-                             sessions: sessions, stepUp: stepUp, time: time, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys,
-                             signingKeys: signingKeys))
-        let biometrics = BiometricRoutes(biometrics: biometricService(sessions: sessions, signingKeys: signingKeys), registrations: registrations)
-        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, sessions: sessions, time: time,
+            pins: PINService(database: database, hasher: PINHasher(bcrypt: check.hasher, keys: pinKeys), registrations: registrations, core: core,
+                             stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys, signingKeys: signingKeys))
+        let biometrics = BiometricRoutes(biometrics: biometricService(signingKeys: signingKeys), registrations: registrations)
+        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, core: core,
                                                  challengeTTL: configuration.challengeTTL, decoyKey: pinKeys.current)
         let passkeys = PasskeyRoutes(
             passkeys: PasskeyService(database: database, relyingParty: relyingParty, stepUp: stepUp, time: time,
@@ -271,7 +278,7 @@ package struct AuthServer: Sendable {
         let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
         let sessionRoutes = SessionRoutes(
             sessions: sessions,
-            reauthentication: ReauthenticationService(database: database, hasher: hasher, guarded: guarded, time: time,
+            reauthentication: ReauthenticationService(database: database, check: check, passkeys: passkeySignIn,
                                                       relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys, signingKeys: signingKeys))
 
         let router = Router(context: BioAuthRequestContext.self)

@@ -1,14 +1,16 @@
 import ArgumentParser
+import BioAuthProtocol
 import BioAuthServer
 import Foundation
 import Logging
 
 /// `bioauth admin`: a support desk's way in for a user who lost everything. Each subcommand acts
-/// on the database directly (SQLite file or PostgreSQL URL) and writes an audit event.
+/// on the database directly (SQLite file or PostgreSQL URL) on exactly one account, named by its id
+/// or its exact username and printed back with its id and creation time, and writes an audit event.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Account recovery for operators: end sessions, revoke device keys, unlock factors, set a one-time password.",
+        abstract: "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password.",
         subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self]
     )
 
@@ -20,16 +22,23 @@ struct AdminCommand: AsyncParsableCommand {
         @Option(name: .customLong(ServerSetting.passwordCost.flag), help: ArgumentHelp("For the one-time password: " + ServerSetting.passwordCost.help))
         var passwordCost: Int?
 
-        @Argument(help: "The user's username.")
-        var username: String
+        @Option(name: .customLong(ServerSetting.oneTimePasswordHours.flag), help: ArgumentHelp(ServerSetting.oneTimePasswordHours.help))
+        var oneTimePasswordHours: Int?
 
-        /// Opens the database, runs `body` on it, closes it; failures are one line.
-        func run<T: Sendable>(_ body: (AccountAdministration) async throws -> T) async throws -> T {
-            let flags = [ServerSetting.database.flag: database, ServerSetting.passwordCost.flag: passwordCost.map(String.init)].compactMapValues { $0 }
+        @Argument(help: "The account: its id (usr_…), or exactly its username (a look-alike is another account).")
+        var user: String
+
+        /// Opens the database, finds the account and prints it, runs `body` on it, closes the
+        /// database; failures are one line.
+        func run<T: Sendable>(_ body: (AccountAdministration, AccountAdministration.Account) async throws -> T) async throws -> T {
+            let flags = [
+                ServerSetting.database.flag: database, ServerSetting.passwordCost.flag: passwordCost.map(String.init),
+                ServerSetting.oneTimePasswordHours.flag: oneTimePasswordHours.map(String.init),
+            ].compactMapValues { $0 }
             let configuration: ServerConfiguration
             do {
                 configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
-                                                                settings: [.database, .passwordCost])
+                                                                settings: [.database, .passwordCost, .oneTimePasswordHours])
             } catch {
                 throw ValidationError(error.description)
             }
@@ -42,7 +51,9 @@ struct AdminCommand: AsyncParsableCommand {
                 throw ValidationFailure("cannot open \(configuration.databaseDescription): \(error)")
             }
             do {
-                let result = try await body(administration)
+                let account = try await administration.account(user)
+                print("account \(account)")
+                let result = try await body(administration, account)
                 try await administration.close()
                 return result
             } catch {
@@ -54,13 +65,14 @@ struct AdminCommand: AsyncParsableCommand {
 
     struct Recover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Everything at once: end every session, revoke every device key, unlock the password and PIN, and set a one-time password (printed once).")
+            abstract: "Everything at once, in one transaction: end every session, revoke every device key and passkey, unlock the password and PIN, and set a one-time password (printed once).")
         @OptionGroup var target: Target
 
         func run() async throws {
-            let recovery = try await target.run { try await $0.recover(username: target.username) }
-            print("ended \(recovery.sessionsRevoked) session(s), revoked \(recovery.registrationsRevoked) device key(s), unlocked password and PIN")
-            print("one-time password (give it to the user; it must be changed at the next sign-in): \(recovery.oneTimePassword)")
+            let recovery = try await target.run { try await $0.recover($1) }
+            let revoked = recovery.revoked
+            print("ended \(revoked.sessions) session(s); revoked \(revoked.biometricKeys) biometric key(s), \(revoked.pinKeys) PIN key(s), \(revoked.passkeys) passkey(s); unlocked password and PIN")
+            AdminCommand.printOneTimePassword(recovery.oneTimePassword, expiresAt: recovery.expiresAt)
         }
     }
 
@@ -69,19 +81,19 @@ struct AdminCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            let count = try await target.run { try await $0.revokeSessions(username: target.username) }
+            let count = try await target.run { try await $0.revokeSessions($1) }
             print("ended \(count) session(s)")
         }
     }
 
     struct RevokeDevices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "revoke-devices", abstract: "Revoke every device key (biometric and PIN) of the user, and the sessions they signed in.")
+            commandName: "revoke-devices", abstract: "Revoke every device key (biometric and PIN) and passkey of the user, and the sessions they signed in.")
         @OptionGroup var target: Target
 
         func run() async throws {
-            let count = try await target.run { try await $0.revokeRegistrations(username: target.username) }
-            print("revoked \(count) device key(s)")
+            let revoked = try await target.run { try await $0.revokeDevices($1) }
+            print("revoked \(revoked.biometricKeys) biometric key(s), \(revoked.pinKeys) PIN key(s), \(revoked.passkeys) passkey(s)")
         }
     }
 
@@ -90,19 +102,26 @@ struct AdminCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await target.run { try await $0.unlockFactors(username: target.username) }
+            try await target.run { try await $0.unlockFactors($1) }
             print("unlocked password and PIN")
         }
     }
 
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "reset-password", abstract: "Set a one-time password (printed once) that must be changed at the next sign-in.")
+            commandName: "reset-password",
+            abstract: "End every session and set a one-time password (printed once) that signs in once and must be changed at that sign-in.")
         @OptionGroup var target: Target
 
         func run() async throws {
-            let password = try await target.run { try await $0.resetPassword(username: target.username) }
-            print("one-time password (give it to the user; it must be changed at the next sign-in): \(password)")
+            let reset = try await target.run { try await $0.resetPassword($1) }
+            print("ended \(reset.sessionsRevoked) session(s)")
+            AdminCommand.printOneTimePassword(reset.password, expiresAt: reset.expiresAt)
         }
+    }
+
+    /// Prints a one-time password, once, with what the user must know of it.
+    static func printOneTimePassword(_ password: String, expiresAt: Date) {
+        print("one-time password (give it to the user over a channel you verified; it signs in once, before \(WireJSON.formatTimestamp(expiresAt)), and must be changed then): \(password)")
     }
 }

@@ -30,6 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServerSetting.relyingParty.flag), help: ArgumentHelp(ServerSetting.relyingParty.help)) var relyingParty: String?
     @Option(name: .customLong(ServerSetting.challengeTTL.flag), help: ArgumentHelp(ServerSetting.challengeTTL.help)) var challengeTTL: Int?
     @Option(name: .customLong(ServerSetting.sessionMinutes.flag), help: ArgumentHelp(ServerSetting.sessionMinutes.help)) var sessionMinutes: Int?
+    @Option(name: .customLong(ServerSetting.sessionMaxMinutes.flag), help: ArgumentHelp(ServerSetting.sessionMaxMinutes.help))
+    var sessionMaxMinutes: Int?
+    @Option(name: .customLong(ServerSetting.sessionIdleMinutes.flag), help: ArgumentHelp(ServerSetting.sessionIdleMinutes.help))
+    var sessionIdleMinutes: Int?
     @Option(name: .customLong(ServerSetting.passwordCost.flag), help: ArgumentHelp(ServerSetting.passwordCost.help)) var passwordCost: Int?
     @Option(name: .customLong(ServerSetting.maxRegistrations.flag), help: ArgumentHelp(ServerSetting.maxRegistrations.help))
     var maxRegistrations: Int?
@@ -48,6 +52,14 @@ struct ServeCommand: AsyncParsableCommand {
     var sessionRetentionDays: Int?
     @Option(name: .customLong(ServerSetting.auditRetentionDays.flag), help: ArgumentHelp(ServerSetting.auditRetentionDays.help))
     var auditRetentionDays: Int?
+    @Option(name: .customLong(ServerSetting.lockoutThreshold.flag), help: ArgumentHelp(ServerSetting.lockoutThreshold.help))
+    var lockoutThreshold: Int?
+    @Option(name: .customLong(ServerSetting.lockoutMinutes.flag), help: ArgumentHelp(ServerSetting.lockoutMinutes.help)) var lockoutMinutes: Int?
+    @Option(name: .customLong(ServerSetting.lockoutMaxMinutes.flag), help: ArgumentHelp(ServerSetting.lockoutMaxMinutes.help))
+    var lockoutMaxMinutes: Int?
+    @Option(name: .customLong(ServerSetting.passwordMaxFailures.flag), help: ArgumentHelp(ServerSetting.passwordMaxFailures.help))
+    var passwordMaxFailures: Int?
+    @Option(name: .customLong(ServerSetting.pinMaxLockouts.flag), help: ArgumentHelp(ServerSetting.pinMaxLockouts.help)) var pinMaxLockouts: Int?
     @Option(name: .customLong(ServerSetting.stepUpMinutes.flag), help: ArgumentHelp(ServerSetting.stepUpMinutes.help)) var stepUpMinutes: Int?
     @Option(name: .customLong(ServerSetting.pinKeyFile.flag), help: ArgumentHelp(ServerSetting.pinKeyFile.help)) var pinKeyFile: String?
     @Option(name: .customLong(ServerSetting.relyingPartyName.flag), help: ArgumentHelp(ServerSetting.relyingPartyName.help))
@@ -71,12 +83,16 @@ struct ServeCommand: AsyncParsableCommand {
             (.database, database), (.databaseConnections, databaseConnections.map(String.init)),
             (.eventLoops, eventLoops.map(String.init)), (.relyingParty, relyingParty),
             (.challengeTTL, challengeTTL.map(String.init)), (.sessionMinutes, sessionMinutes.map(String.init)),
+            (.sessionMaxMinutes, sessionMaxMinutes.map(String.init)), (.sessionIdleMinutes, sessionIdleMinutes.map(String.init)),
             (.passwordCost, passwordCost.map(String.init)), (.maxRegistrations, maxRegistrations.map(String.init)),
             (.maxPendingRegistrations, maxPendingRegistrations.map(String.init)), (.challengesPerMinute, challengesPerMinute.map(String.init)),
             (.requestsPerMinute, requestsPerMinute.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
             (.requestTimeout, requestTimeout.map(String.init)), (.maxHeaderBytes, maxHeaderBytes.map(String.init)),
             (.purgeInterval, purgeInterval.map(String.init)), (.sessionRetentionDays, sessionRetentionDays.map(String.init)),
-            (.auditRetentionDays, auditRetentionDays.map(String.init)), (.stepUpMinutes, stepUpMinutes.map(String.init)),
+            (.auditRetentionDays, auditRetentionDays.map(String.init)), (.lockoutThreshold, lockoutThreshold.map(String.init)),
+            (.lockoutMinutes, lockoutMinutes.map(String.init)), (.lockoutMaxMinutes, lockoutMaxMinutes.map(String.init)),
+            (.passwordMaxFailures, passwordMaxFailures.map(String.init)), (.pinMaxLockouts, pinMaxLockouts.map(String.init)),
+            (.stepUpMinutes, stepUpMinutes.map(String.init)),
             (.pinKeyFile, pinKeyFile), (.relyingPartyName, relyingPartyName),
             (.webAuthnOrigin, webAuthnOrigin.isEmpty ? nil : webAuthnOrigin.joined(separator: ",")),
             (.webAuthnTopOrigin, webAuthnTopOrigin.isEmpty ? nil : webAuthnTopOrigin.joined(separator: ",")),

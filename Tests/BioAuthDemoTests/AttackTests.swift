@@ -110,4 +110,21 @@ struct AttackTests {
             #expect(await scenario.client.sessionToken != nil, "Alice stays signed in on her phone")
         }
     }
+
+    @Test("demo: slow PIN guessing, four a quarter hour, still locks, and for good after fifteen guesses; a password sign-in unlocks it")
+    func slowPINGuessingLocked() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackSlowPINGuessing()
+            #expect(section.result(.slowPINGuessingLocked)?.passed == true, "\(section.result(.slowPINGuessingLocked)?.detail ?? "")")
+        }
+    }
+
+    @Test("demo: a passkey planted with a fresh stolen token signs nobody in after a recovery, and Alice gets back in")
+    func recoveryRevokesPlantedPasskey() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackPlantedPasskey()
+            #expect(section.result(.recoveryRevokesPlantedPasskey)?.passed == true, "\(section.result(.recoveryRevokesPlantedPasskey)?.detail ?? "")")
+            #expect(await scenario.client.sessionToken != nil, "Alice is signed in again")
+        }
+    }
 }

@@ -155,8 +155,9 @@ struct WireJSONTests {
         #expect(top["session_token"] as? String == Self.signIn.sessionToken)
 
         let session = try #require(top["session"] as? [String: Any])
-        #expect(Set(session.keys) == ["id", "user_id", "created_at", "expires_at", "authentication", "authenticated_at"])
-        #expect(session["authenticated_at"] as? String == "2026-11-21T20:18:25.000Z", "a new session's sign-in is its primary authentication")
+        #expect(Set(session.keys) == ["id", "user_id", "created_at", "expires_at", "authentication", "authenticated_at", "factors"])
+        #expect(session["authenticated_at"] as? String == "2026-11-21T20:18:25.000Z", "a new session's sign-in is its first authentication")
+        #expect(session["factors"] as? [String] == ["biometric"], "a session proved the factor it signed in with")
         #expect(session["user_id"] as? String == Self.user.id)
         #expect(session["created_at"] as? String == "2026-11-21T20:18:25.000Z")
         #expect(session["expires_at"] as? String == "2026-11-21T21:18:25.125Z")

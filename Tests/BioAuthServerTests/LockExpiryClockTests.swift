@@ -27,4 +27,23 @@ struct LockExpiryClockTests {
             #expect((850...900).contains(retryAfter), "the wait is the database's, not the skewed instance's")
         }
     }
+
+    @Test("an instance whose clock runs an hour ahead purges no spent challenge that an instance on time would still take: the replay stays refused")
+    func skewedPurgeKeepsSpentChallenges() async throws {
+        try await TestDatabase.current.withFreshDatabase { path in
+            let replay = try await TestServer.run(configure: { $0.databasePath = path; $0.timeSource = .system }) { server in
+                let (_, key, registration) = try await server.api.newAccountWithKey()
+                let signed = try await server.api.signedAuthentication(key, registrationID: registration.id)
+                try await server.api.expect(.ok, SignInResponse.self, .post, Endpoint.signInWithBiometric.path(), json: signed)
+                return signed
+            }
+            let ahead = TimeSource(now: { Date().addingTimeInterval(3_600) }, isSystemClock: true)
+            try await TestServer.run(configure: { $0.databasePath = path; $0.timeSource = ahead }) { server in
+                _ = try await server.server.purge()
+            }
+            try await TestServer.run(configure: { $0.databasePath = path; $0.timeSource = .system }) { server in
+                try await server.api.expectError(.challengeInvalid, .post, Endpoint.signInWithBiometric.path(), json: replay)
+            }
+        }
+    }
 }

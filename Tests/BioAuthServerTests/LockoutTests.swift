@@ -100,29 +100,72 @@ struct LockoutTests {
         }
     }
 
-    @Test("a run of failures is forgotten after the lockout period without attempts; a purge then removes its row")
-    func failureRunDecays() async throws {
+    @Test("failures count until a success, never forgotten because time passed: four wrong passwords every 15 minutes lock at the fifth")
+    func slowPasswordGuessesStillLock() async throws {
         try await TestServer.run { server in
             let user = try await server.api.signUp()
-            for _ in 0..<4 { _ = try await wrongPassword(server, user.username) }
+            for _ in 0..<4 { #expect(try await wrongPassword(server, user.username).errorCode == .invalidCredentials) }
+            server.clock.advance(seconds: 15 * 60)
+            _ = try await server.server.purge()
+            #expect(try await wrongPassword(server, user.username).errorCode == .invalidCredentials, "the fifth in a row")
+            #expect(try await wrongPassword(server, user.username).errorCode == .locked)
+            // An unknown username's counters go once idle past the longest lock (they guard nothing).
             for _ in 0..<4 { _ = try await wrongPassword(server, "guessed-name") }
-            server.clock.advance(seconds: 15 * 60)
-            // Both runs are forgotten: their rows go, and four more failures still do not lock.
-            #expect(try await server.server.purge().lockouts == 2)
-            for _ in 0..<4 {
-                let answer = try await wrongPassword(server, user.username)
-                #expect(answer.errorCode == .invalidCredentials)
+            server.clock.advance(seconds: 24 * 60 * 60)
+            #expect(try await server.server.purge().lockouts == 1)
+        }
+    }
+
+    @Test("each lock in a row lasts twice as long as the one before, up to the longest; a success starts again")
+    func locksGrow() async throws {
+        try await TestServer.run(configure: { $0.longestLockout = .seconds(60 * 60) }) { server in
+            let user = try await server.api.signUp()
+            for (number, minutes) in [(1, 15), (2, 30), (3, 60), (4, 60)] {
+                for _ in 0..<5 { #expect(try await wrongPassword(server, user.username).errorCode == .invalidCredentials, "lock \(number)") }
+                let locked = try await wrongPassword(server, user.username)
+                #expect(locked.errorCode == .locked && locked.headers[.retryAfter] == String(minutes * 60), "lock \(number)")
+                server.clock.advance(seconds: TimeInterval(minutes * 60 - 1))
+                #expect(try await wrongPassword(server, user.username).errorCode == .locked, "lock \(number) holds to its end")
+                server.clock.advance(seconds: 1)
             }
-            // Without a purge the same holds: the count restarts after the quiet period.
-            server.clock.advance(seconds: 15 * 60)
-            for _ in 0..<4 {
+            _ = try await server.api.signIn(user.username)
+            for _ in 0..<5 { _ = try await wrongPassword(server, user.username) }
+            #expect(try await wrongPassword(server, user.username).headers[.retryAfter] == "900")
+        }
+    }
+
+    @Test("a password locks for good after 100 consecutive failures, whatever the pace; an operator's unlock lifts it")
+    func passwordFailuresAreBounded() async throws {
+        try await TestServer.run { server in
+            let user = try await server.api.signUp()
+            let policy = LockoutPolicy()
+            var failures = 0
+            while failures < 100 {
                 let answer = try await wrongPassword(server, user.username)
-                #expect(answer.errorCode == .invalidCredentials)
+                if answer.errorCode == .invalidCredentials {
+                    failures += 1
+                } else {
+                    #expect(answer.errorCode == .locked, "after \(failures)")
+                    server.clock.advance(seconds: TimeInterval(policy.lockMilliseconds(number: failures / policy.threshold) / 1000))
+                }
             }
-            let fifth = try await wrongPassword(server, user.username)
-            #expect(fifth.errorCode == .invalidCredentials)
-            let locked = try await wrongPassword(server, user.username)
-            #expect(locked.errorCode == .locked, "five in a row within the period still lock")
+            server.clock.advance(seconds: 30 * 24 * 60 * 60)
+            let locked = try await server.api.expectError(.passwordLocked, .post, "/v1/sessions/password",
+                                                          json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            #expect(locked.status == .forbidden && locked.headers[.retryAfter] == nil)
+            try await server.administration.unlockFactors(try await server.administration.account(user.username))
+            _ = try await server.api.signIn(user.username)
+        }
+    }
+
+    @Test("failures guessed at a username before it has an account do not pass to the account made with it")
+    func noPreLockedAccounts() async throws {
+        try await TestServer.run { server in
+            let name = "future-\(UUID().uuidString.prefix(8))"
+            for _ in 0..<5 { _ = try await wrongPassword(server, name) }
+            #expect(try await wrongPassword(server, name).errorCode == .locked)
+            _ = try await server.api.signUp(name)
+            _ = try await server.api.signIn(name)
         }
     }
 }

@@ -174,11 +174,12 @@ struct PINTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let device = try await server.api.setPIN("4921", token: account.sessionToken)
-            for lockout in 1...FactorLockout.pinEscalation {
+            let policy = LockoutPolicy()
+            for lockout in 1...policy.pinMaxLockouts {
                 for _ in 0..<5 { #expect(try await server.api.pinSignIn(device, pin: "0000").errorCode == .invalidCredentials) }
                 let refused = try await server.api.pinSignIn(device, pin: "4921")
-                #expect(refused.errorCode == (lockout < FactorLockout.pinEscalation ? .locked : .pinLocked), "lockout \(lockout)")
-                server.clock.advance(seconds: 15 * 60)
+                #expect(refused.errorCode == (lockout < policy.pinMaxLockouts ? .locked : .pinLocked), "lockout \(lockout)")
+                server.clock.advance(seconds: TimeInterval(policy.lockMilliseconds(number: lockout) / 1000))
             }
             server.clock.advance(seconds: 24 * 60 * 60)
             _ = try await server.server.purge()
@@ -190,12 +191,36 @@ struct PINTests {
         }
     }
 
+    @Test("four wrong PINs every 15 minutes lock at the fifth; slow guessing reaches the password-only lock after fifteen guesses")
+    func slowPINGuessesStillLock() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let device = try await server.api.setPIN("4921", token: account.sessionToken)
+            var guesses = 0
+            var answer = try await server.api.pinSignIn(device, pin: "0000")
+            // Four guesses, then a quarter hour's rest (what a forgetting counter needed), and the
+            // same wait whenever the PIN is locked.
+            while answer.errorCode != .pinLocked, guesses < 100 {
+                if answer.errorCode == .invalidCredentials { guesses += 1 }
+                if answer.errorCode != .invalidCredentials || guesses % 4 == 0 {
+                    server.clock.advance(seconds: 15 * 60 + 1)
+                    _ = try await server.server.purge()
+                }
+                answer = try await server.api.pinSignIn(device, pin: "0000")
+            }
+            #expect(answer.errorCode == .pinLocked)
+            #expect(guesses == 15, "five per lock, three locks: then only a password sign-in unlocks it")
+            server.clock.advance(seconds: 30 * 24 * 60 * 60)
+            #expect(try await server.api.pinSignIn(device, pin: "4921").errorCode == .pinLocked)
+        }
+    }
+
     @Test("a successful PIN sign-in resets the escalation")
     func successResetsEscalation() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let device = try await server.api.setPIN("4921", token: account.sessionToken)
-            for _ in 1...(FactorLockout.pinEscalation * 2) {
+            for _ in 1...(LockoutPolicy().pinMaxLockouts * 2) {
                 for _ in 0..<5 { _ = try await server.api.pinSignIn(device, pin: "0000") }
                 server.clock.advance(seconds: 15 * 60)
                 #expect(try await server.api.pinSignIn(device, pin: "4921").status == .ok)

@@ -5,8 +5,8 @@ import Testing
 struct PreparedStatementTextTests {
     /// Every text the server keeps prepared on PostgreSQL.
     static let all: [any PreparedStatementText.Type] = [
-        RegistrationTable.IsActive.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self,
-        SessionTable.CallerByLegacyToken.self,         BiometricSignInWrites.Completion.self,
+        RegistrationTable.ActiveOwnerEpoch.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self,
+        SessionTable.CallerByLegacyToken.self, SignInCompletionStatement.self,
     ]
 
     @Test("each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses")

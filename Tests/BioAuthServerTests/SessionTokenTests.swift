@@ -119,7 +119,7 @@ struct SessionTokenTests {
                 // The new session's digest is not reachable the legacy way, even by someone who
                 // could present text with that digest.
                 let viaLegacy = try await server.server.database.withDatabase { db in
-                    try await SessionTable.caller(db, .legacy(digest: SessionToken.digest(of: fresh.sessionToken)), now: now)
+                    try await SessionTable.caller(db, .legacy(digest: SessionToken.digest(of: fresh.sessionToken)), now: now, idleSince: nil)
                 }
                 #expect(viaLegacy.map(\.sessionID) == nil)
                 try await server.api.call(.delete, "/v1/sessions/current", token: before.token)

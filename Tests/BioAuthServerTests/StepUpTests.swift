@@ -1,16 +1,19 @@
 import BioAuthProtocol
 @testable import BioAuthServer
 import BioAuthTesting
+import BioAuthWebAuthn
 import Foundation
 import Testing
 
 /// A stolen bearer token cannot be turned into a lasting credential: registering a device key,
-/// setting a PIN and changing the password need a recent primary authentication.
+/// adding a passkey, setting a PIN and changing the password need a recent authentication at least
+/// as strong as what they add (the password, a biometric key or a passkey; never a PIN).
 @Suite("Step-up before credential changes")
 struct StepUpTests {
-    /// The three credential changes, each as a call with a stolen `token`.
+    /// The credential changes, each as a call with a stolen `token`.
     private static func credentialChanges(_ api: APIClient, token: String) async throws -> [ErrorCode?] {
         [
+            try await api.call(.post, "/v1/passkeys/registration-options", token: token).errorCode,
             try await api.call(.post, "/v1/biometric/registrations",
                                json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: token).errorCode,
             try await api.call(.put, "/v1/users/me/pin",
@@ -27,7 +30,7 @@ struct StepUpTests {
             server.clock.advance(seconds: 5 * 60 + 1)
             let before = try await server.snapshot()
             let answers = try await Self.credentialChanges(server.api, token: account.sessionToken)
-            #expect(answers == [.reauthenticationRequired, .reauthenticationRequired, .reauthenticationRequired])
+            #expect(answers == [.reauthenticationRequired, .reauthenticationRequired, .reauthenticationRequired, .reauthenticationRequired])
             #expect(try await server.snapshot() == before)
             _ = try await server.api.signIn(account.user.username)  // the old password still works
         }
@@ -127,6 +130,59 @@ struct StepUpTests {
                                              json: ReauthenticateRequest(password: "correct horse battery"), token: account.sessionToken)
             try await server.api.expectError(.locked, .post, "/v1/sessions/password",
                                              json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
+        }
+    }
+
+    @Test("a PIN session cannot register a biometric key, add a passkey, set a PIN or change the password, however fresh: 403 reauthentication_required")
+    func pinSessionCannotStepUp() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let device = try await server.api.setPIN("3917", token: account.sessionToken)
+            let pinSession = try await server.api.pinSignIn(device, pin: "3917").decode(SignInResponse.self)
+            #expect(pinSession.session.factors == [.pin] && pinSession.session.stepUpAt == nil)
+            let before = try await server.snapshot()
+            let answers = try await Self.credentialChanges(server.api, token: pinSession.sessionToken)
+            #expect(answers == [.reauthenticationRequired, .reauthenticationRequired, .reauthenticationRequired, .reauthenticationRequired])
+            #expect(try await server.snapshot().excluding(["audit_events", "audit_tallies", "factor_failures"]) == before.excluding(["audit_events", "audit_tallies", "factor_failures"]))
+
+            // The password (the one a PIN session can prove) makes it strong enough, and says so.
+            let renewed = try await server.api.expect(.ok, CurrentSessionResponse.self, .post, "/v1/sessions/current/reauthenticate",
+                                                      json: ReauthenticateRequest(password: "correct horse battery"), token: pinSession.sessionToken)
+            #expect(renewed.session.factors == [.pin, .password] && abs(renewed.session.stepUpAt?.timeIntervalSince(server.clock.now) ?? 1) < 0.002)
+            try await server.api.register(.es256(), token: pinSession.sessionToken)
+        }
+    }
+
+    @Test("re-authenticating with a passkey counts: options list the caller's passkeys, and another session's ceremony is refused")
+    func passkeyReauthentication() async throws {
+        try await TestServer.run { server in
+            let (account, authenticator, passkey) = try await server.api.newAccountWithPasskey()
+            server.clock.advance(seconds: 10 * 60)
+            #expect(try await Self.credentialChanges(server.api, token: account.sessionToken).allSatisfy { $0 == .reauthenticationRequired })
+
+            let options = try await server.api.expect(.created, PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON>.self, .post,
+                                                      "/v1/sessions/current/reauthenticate/passkey-options", token: account.sessionToken)
+            #expect(options.publicKey.allowCredentials.map(\.id) == [passkey.credentialID])
+            // Neither a sign-in nor another session may answer this ceremony.
+            try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/passkey",
+                                             json: PasskeySignInRequest(ceremonyID: options.ceremonyID, credential: try authenticator.authenticate(options.publicKey)))
+            let fresh = try await server.api.expect(.created, PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON>.self, .post,
+                                                    "/v1/sessions/current/reauthenticate/passkey-options", token: account.sessionToken)
+            let other = try await server.api.signIn(account.user.username)
+            try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/current/reauthenticate",
+                                             json: ReauthenticationBody(ceremonyID: fresh.ceremonyID, credential: try authenticator.authenticate(fresh.publicKey)),
+                                             token: other.sessionToken)
+
+            let again = try await server.api.expect(.created, PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON>.self, .post,
+                                                    "/v1/sessions/current/reauthenticate/passkey-options", token: account.sessionToken)
+            let renewed = try await server.api.expect(.ok, CurrentSessionResponse.self, .post, "/v1/sessions/current/reauthenticate",
+                                                      json: ReauthenticationBody(ceremonyID: again.ceremonyID, credential: try authenticator.authenticate(again.publicKey)),
+                                                      token: account.sessionToken)
+            #expect(renewed.session.factors == [.password, .passkey])
+            try await server.api.register(.es256(), token: account.sessionToken)
+
+            let passkeyless = try await server.api.newAccount()
+            try await server.api.expectError(.notFound, .post, "/v1/sessions/current/reauthenticate/passkey-options", token: passkeyless.sessionToken)
         }
     }
 }

@@ -37,9 +37,9 @@ SIGNAL_SPY = """
 class Server(BioAuthServer):
     """`bioauth serve` on a free port, until stop() (scripts/lib/bioauth_server.py)."""
 
-    def __init__(self):
+    def __init__(self, extra_args=()):
         try:
-            super().__init__(prefix="bioauth-browser.")
+            super().__init__(prefix="bioauth-browser.", extra_args=extra_args)
         except ServerError as error:
             raise SystemExit(f"harness: {error}")
 

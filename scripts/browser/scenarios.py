@@ -234,6 +234,58 @@ def g_change_password(ctx):
     check(tab.text("#current-username") == username, "signed in as someone else")
 
 
+def l_one_time_password(ctx):
+    username = unique("leo")
+    new_password = "leo's own new passphrase"
+    tab = Tab(ctx["browser"], ctx["origin"], authenticator=False, problems=ctx["problems"])
+    ctx["tabs"].append(tab)
+    tab.open()
+    tab.sign_up(username)
+    tab.sign_out()
+    # The support desk recovers the account and reads out the one-time password.
+    printed = ctx["server"].admin("recover", username)
+    line = next((l for l in printed.splitlines() if l.startswith("one-time password")), "")
+    one_time = line.rsplit(" ", 1)[-1]
+    check(one_time.count("-") == 4, f"no one-time password in: {printed!r}")
+    tab.sign_in_password(username, one_time)
+    tab.page.locator("#password-reset-view").wait_for(state="visible")
+    check(not tab.visible("#signed-in-view"), "the account is shown before a new password is set")
+    status, body = tab.session()
+    check(status == 200 and body["session"].get("password_change_required") is True, f"GET /web/session: {status} {body}")
+    tab.page.fill("#password-reset-new", new_password)
+    tab.page.click("#password-reset-submit")
+    tab.wait_signed_in()
+    tab.sign_out()
+    tab.sign_in_password(username, one_time)
+    text, code = tab.wait_text("#sign-in-error")
+    check(code == "invalid_credentials", f"the one-time password a second time: {code} ({text!r})")
+    tab.sign_in_password(username, new_password)
+    tab.wait_signed_in()
+
+
+def m_reauthenticate_with_passkey(ctx):
+    # A server of its own whose step-up window is one minute, so that the session goes stale.
+    server = Server(extra_args=("--step-up-minutes", "1"))
+    ctx["servers"].append(server)
+    tab = Tab(ctx["browser"], server.origin, problems=ctx["problems"])
+    ctx["tabs"].append(tab)
+    tab.open()
+    tab.sign_up(unique("mia"))
+    tab.add_passkey()
+    time.sleep(61)
+    tab.page.fill("#current-password", PASSWORD)
+    tab.page.fill("#new-password", "mia's next passphrase")
+    tab.page.click("#change-password-submit")
+    tab.page.locator("#reauth-panel").wait_for(state="visible")
+    check(tab.visible("#reauth-passkey"), "'Confirm it's you' does not offer the passkey")
+    tab.page.click("#reauth-passkey")
+    tab.page.locator("#reauth-panel").wait_for(state="hidden")
+    tab.wait_text("#password-status, #password-error")
+    check(not tab.text("#password-error"), f"changing the password after the passkey failed: {tab.text('#password-error')}")
+    status, body = tab.session()
+    check(status == 200 and "passkey" in body["session"]["factors"], f"the session's factors: {body['session'].get('factors')}")
+
+
 def h_csrf_and_headers(ctx):
     tab = Tab(ctx["browser"], ctx["origin"], authenticator=False, problems=ctx["problems"])
     ctx["tabs"].append(tab)
@@ -340,6 +392,8 @@ SCENARIOS = [
     ("h-csrf-csp-cookie", h_csrf_and_headers),
     ("j-manage-passkeys", j_manage_passkeys),
     ("k-errors-in-words", k_errors_in_words),
+    ("l-one-time-password", l_one_time_password),
+    ("m-reauthenticate-with-passkey", m_reauthenticate_with_passkey),
     ("z-no-csp-violations-or-errors", i_page_problems),
 ]
 
@@ -356,7 +410,7 @@ def main(selected):
             print(f"browser: Chromium {browser.version} against {' '.join(server.command[:1])} on {server.origin}", flush=True)
             problems = []
             for name, scenario in wanted:
-                ctx = {"browser": browser, "origin": server.origin, "tabs": [], "problems": problems}
+                ctx = {"browser": browser, "origin": server.origin, "server": server, "servers": [], "tabs": [], "problems": problems}
                 started = time.monotonic()
                 try:
                     scenario(ctx)
@@ -376,6 +430,8 @@ def main(selected):
                 finally:
                     for tab in ctx["tabs"]:
                         tab.close()
+                    for extra in ctx["servers"]:
+                        extra.stop()
             browser.close()
     finally:
         server.stop()

@@ -28,17 +28,20 @@ class BioAuthServer:
     --webauthn-origin http://localhost:P`, configured by these flags alone (no BIOAUTH_ variable
     of the caller's leaks in), until stop()."""
 
-    def __init__(self, binary=None, prefix="bioauth-test."):
+    def __init__(self, binary=None, prefix="bioauth-test.", extra_args=()):
         binary = binary or os.environ.get("BIOAUTH_BINARY")
         if not binary:
             raise ServerError("set BIOAUTH_BINARY to the bioauth binary")
+        self.binary = binary
         self.port = free_port()
         self.origin = f"http://localhost:{self.port}"
         self.workdir = tempfile.mkdtemp(prefix=prefix)
+        self.database = os.path.join(self.workdir, "db.sqlite")
         self.command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
-                        "--database", os.path.join(self.workdir, "db.sqlite"), "--password-cost", "10",
-                        "--webauthn-origin", self.origin]
+                        "--database", self.database, "--password-cost", "10",
+                        "--webauthn-origin", self.origin, *extra_args]
         env = {k: v for k, v in os.environ.items() if not k.startswith("BIOAUTH_")}
+        self.env = env
         self.stderr_path = os.path.join(self.workdir, "server.err")
         self.stderr = open(self.stderr_path, "wb")
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
@@ -64,6 +67,15 @@ class BioAuthServer:
                 return
         self.stop()
         raise ServerError(f"the server did not print a 'listening' line ({shlex.join(self.command)}):\n{self.stderr_tail()}")
+
+    def admin(self, *args):
+        """`bioauth admin ARGS --database <this server's>`, as a support desk runs it: its stdout.
+        Raises ServerError when it fails."""
+        result = subprocess.run([self.binary, "admin", *args, "--database", self.database, "--password-cost", "10"],
+                                capture_output=True, text=True, env=self.env, timeout=60)
+        if result.returncode != 0:
+            raise ServerError(f"bioauth admin {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
 
     def stderr_tail(self, limit=4000):
         try:

@@ -24,6 +24,10 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     case pinSprayingFails = "pin_spraying_fails"
     /// A stolen bearer token cannot register a key, set a PIN or change the password, and sign-out everywhere ends it.
     case stolenTokenCannotPersist = "stolen_token_cannot_persist"
+    /// PIN failures count until a success, however slowly they come: four guesses a quarter hour still lock, for good after three locks.
+    case slowPINGuessingLocked = "slow_pin_guessing_locked"
+    /// An account recovery revokes every credential, a passkey planted by a thief included.
+    case recoveryRevokesPlantedPasskey = "recovery_revokes_planted_passkey"
 
     /// The property in one line.
     package var statement: String {
@@ -40,6 +44,8 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
         case .pinBruteForceLocked: "Five wrong PINs lock the PIN, with a retry time"
         case .pinSprayingFails: "A PIN alone signs nobody in: sprayed over usernames or with a forged key"
         case .stolenTokenCannotPersist: "A stolen token cannot become a lasting credential; sign-out everywhere ends it"
+        case .slowPINGuessingLocked: "Slow PIN guessing still locks: failures count until a success"
+        case .recoveryRevokesPlantedPasskey: "A recovery revokes every credential, a planted passkey too"
         }
     }
 }

@@ -36,6 +36,8 @@ package enum DemoRunner {
         Stage(kind: .attack, number: 8, title: "PIN spraying", guards: [.pinSprayingFails]) { try await $0.attackPINSpraying() },
         Stage(kind: .attack, number: 9, title: "PIN guessing", guards: [.pinBruteForceLocked]) { try await $0.attackPINBruteForce() },
         Stage(kind: .attack, number: 10, title: "Stolen token", guards: [.stolenTokenCannotPersist]) { try await $0.attackStolenToken() },
+        Stage(kind: .attack, number: 11, title: "Slow PIN guessing", guards: [.slowPINGuessingLocked]) { try await $0.attackSlowPINGuessing() },
+        Stage(kind: .attack, number: 12, title: "Planted passkey", guards: [.recoveryRevokesPlantedPasskey]) { try await $0.attackPlantedPasskey() },
         ]
     }
 

@@ -13,6 +13,12 @@ struct RawHTTP: Sendable {
     /// (if any); returns the status and body.
     @discardableResult
     func call(_ endpoint: Endpoint, id: String? = nil, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
+        try await call(endpoint, id: id, object: json, token: token)
+    }
+
+    /// Calls `endpoint` with any JSON object (nested ones too).
+    @discardableResult
+    func call(_ endpoint: Endpoint, id: String? = nil, object json: [String: Any]?, token: String? = nil) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + endpoint.path(id))!)
         request.httpMethod = endpoint.method.rawValue
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

@@ -56,6 +56,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let signOut = Endpoint(.delete, "/v1/sessions/current")
     /// `POST /v1/sessions/current/reauthenticate`.
     public static let reauthenticate = Endpoint(.post, "/v1/sessions/current/reauthenticate")
+    /// `POST /v1/sessions/current/reauthenticate/passkey-options`: a passkey ceremony to re-authenticate the current session.
+    public static let createReauthenticationPasskeyOptions = Endpoint(.post, "/v1/sessions/current/reauthenticate/passkey-options")
     /// `DELETE /v1/sessions`: every session of the user but the caller's.
     public static let signOutElsewhere = Endpoint(.delete, "/v1/sessions")
     /// `GET /v1/sessions`.

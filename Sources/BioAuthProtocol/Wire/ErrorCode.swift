@@ -25,6 +25,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case pinTooCommon = "pin_too_common"
     /// The PIN locked again and again; only a password sign-in unlocks it.
     case pinLocked = "pin_locked"
+    /// The password failed so many times in a row that it stays locked until an operator unlocks
+    /// it (`bioauth admin unlock`) or recovers the account.
+    case passwordLocked = "password_locked"
     /// The call changes a credential and the session's last primary authentication is too old:
     /// re-authenticate (`POST /v1/sessions/current/reauthenticate`) and try again.
     case reauthenticationRequired = "reauthentication_required"

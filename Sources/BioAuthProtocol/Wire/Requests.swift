@@ -92,13 +92,14 @@ public struct PINSignInRequest: Codable, Sendable, Equatable {
 
 /// `PUT /v1/users/me/password`
 public struct ChangePasswordRequest: Codable, Sendable, Equatable {
-    /// The password the account has now.
-    public var currentPassword: String
+    /// The password the account has now; not needed by a session signed in with a one-time
+    /// password (its sign-in spent that password).
+    public var currentPassword: String?
     /// The new one (8–256 characters).
     public var newPassword: String
 
     /// Creates the body.
-    public init(currentPassword: String, newPassword: String) {
+    public init(currentPassword: String?, newPassword: String) {
         self.currentPassword = currentPassword
         self.newPassword = newPassword
     }

@@ -42,9 +42,15 @@ public struct Session: Codable, Sendable, Equatable {
     public var expiresAt: Date
     /// How it was signed in.
     public var authentication: Authentication
-    /// The session's last primary authentication: its sign-in, or a later re-authentication.
-    /// Calls that change a credential need it to be recent (step-up).
+    /// The session's last authentication: its sign-in, or a later re-authentication.
     public var authenticatedAt: Date
+    /// The factors the session has proven, its sign-in's first, then each re-authentication's
+    /// (each once): `[.pin]`, `[.pin, .password]`.
+    public var factors: [AuthenticationMethod]
+    /// The last time the session proved a factor strong enough to change credentials (the
+    /// password, a biometric key or a passkey; not the PIN); `nil` if it never did. Adding or
+    /// changing a credential needs it to be recent (step-up).
+    public var stepUpAt: Date?
     /// The session was signed in with a one-time password: until the password is changed it may
     /// only change the password, look at itself and sign out.
     public var passwordChangeRequired: Bool
@@ -52,7 +58,7 @@ public struct Session: Codable, Sendable, Equatable {
     /// Creates a session value.
     public init(
         id: String, userID: String, createdAt: Date, expiresAt: Date, authentication: Authentication, authenticatedAt: Date? = nil,
-        passwordChangeRequired: Bool = false
+        factors: [AuthenticationMethod]? = nil, stepUpAt: Date? = nil, passwordChangeRequired: Bool = false
     ) {
         self.id = id
         self.userID = userID
@@ -60,6 +66,8 @@ public struct Session: Codable, Sendable, Equatable {
         self.expiresAt = expiresAt
         self.authentication = authentication
         self.authenticatedAt = authenticatedAt ?? createdAt
+        self.factors = factors ?? [authentication.method]
+        self.stepUpAt = stepUpAt
         self.passwordChangeRequired = passwordChangeRequired
     }
 
@@ -71,6 +79,8 @@ public struct Session: Codable, Sendable, Equatable {
         expiresAt = try container.decode(Date.self, forKey: .expiresAt)
         authentication = try container.decode(Authentication.self, forKey: .authentication)
         authenticatedAt = try container.decode(Date.self, forKey: .authenticatedAt)
+        factors = try container.decodeIfPresent([AuthenticationMethod].self, forKey: .factors) ?? [authentication.method]
+        stepUpAt = try container.decodeIfPresent(Date.self, forKey: .stepUpAt)
         passwordChangeRequired = try container.decodeIfPresent(Bool.self, forKey: .passwordChangeRequired) ?? false
     }
 
@@ -82,6 +92,8 @@ public struct Session: Codable, Sendable, Equatable {
         try container.encode(expiresAt, forKey: .expiresAt)
         try container.encode(authentication, forKey: .authentication)
         try container.encode(authenticatedAt, forKey: .authenticatedAt)
+        try container.encode(factors, forKey: .factors)
+        try container.encodeIfPresent(stepUpAt, forKey: .stepUpAt)
         // Present only when true, so that ordinary sessions read as before.
         if passwordChangeRequired { try container.encode(true, forKey: .passwordChangeRequired) }
     }
@@ -93,6 +105,8 @@ public struct Session: Codable, Sendable, Equatable {
         case expiresAt = "expires_at"
         case authentication
         case authenticatedAt = "authenticated_at"
+        case factors
+        case stepUpAt = "step_up_at"
         case passwordChangeRequired = "password_change_required"
     }
 }

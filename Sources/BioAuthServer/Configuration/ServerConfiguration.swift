@@ -26,14 +26,26 @@ package struct ServerConfiguration: Sendable {
     package var challengeTTL: Duration = .seconds(120)
     /// Session lifetime when the client asks for none, in minutes.
     package var defaultSessionMinutes: Int = ProtocolLimits.defaultSessionDurationMinutes
+    /// The longest session lifetime any sign-in gets, in minutes; a longer request is cut to it.
+    package var maxSessionMinutes: Int = 24 * 60
+    /// Minutes without a request after which a session ends; 0 for no idle timeout.
+    package var sessionIdleMinutes: Int = 0
+    /// How long a one-time password an operator sets may sign in (once).
+    package var oneTimePasswordLifetime: Duration = .seconds(24 * 60 * 60)
     /// bcrypt cost for passwords and PINs.
     package var passwordHashCost: UInt8 = PasswordHasher.defaultCost
     /// Registrations (pending and active) one user may hold.
     package var maxRegistrationsPerUser: Int = 10
-    /// Consecutive failures of one factor that lock it.
+    /// Consecutive failures of the password or a PIN that lock it, each time (``LockoutPolicy``).
     package var lockoutThreshold: Int = 5
-    /// How long a locked factor stays locked.
+    /// How long the first lock in a row lasts; each next one twice as long.
     package var lockoutDuration: Duration = .seconds(15 * 60)
+    /// The longest a timed lock lasts.
+    package var longestLockout: Duration = .seconds(24 * 60 * 60)
+    /// Consecutive password failures after which the password stays locked until an operator unlocks it.
+    package var passwordMaxFailures: Int = 100
+    /// PIN locks in a row after which only a password sign-in unlocks the PIN.
+    package var pinMaxLockouts: Int = 3
     /// Pending (started, not yet verified) registrations one user may hold; one more is
     /// 409 `too_many_registrations`.
     package var maxPendingRegistrationsPerUser: Int = 3
@@ -59,8 +71,9 @@ package struct ServerConfiguration: Sendable {
     package var expiredSessionRetention: Duration = Housekeeping.defaultRetention
     /// How long audit events (and counted failures) are kept before the purge removes them.
     package var auditRetention: Duration = Housekeeping.defaultAuditRetention
-    /// How recent a session's last primary authentication must be for a call that changes a
-    /// credential (registering a device key, setting a PIN, changing the password).
+    /// How recent a session's last strong authentication (the password, a biometric key, a passkey)
+    /// must be for a call that adds or changes a credential (a device key, the PIN, a passkey, the
+    /// password).
     package var stepUpWindow: Duration = .seconds(5 * 60)
     /// The file of server keys PIN hashes are made with (see docs/DEPLOYMENT.md). When `nil`, a
     /// SQLite server uses `<database>.pin-key` beside its database file, created at first start;
@@ -106,6 +119,18 @@ extension ServerConfiguration {
     /// parse and write HTTP; one per core had them compete with the handlers for the cores
     /// (docs/BENCHMARKS.md, change 18).
     static var automaticEventLoops: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / 2) }
+
+    /// The lockout policy these settings make.
+    var lockoutPolicy: LockoutPolicy {
+        LockoutPolicy(threshold: lockoutThreshold, firstLock: lockoutDuration, longestLock: longestLockout,
+                      passwordMaxFailures: passwordMaxFailures, pinMaxLockouts: pinMaxLockouts)
+    }
+
+    /// The session policy these settings make.
+    var sessionPolicy: SessionPolicy {
+        SessionPolicy(defaultMinutes: defaultSessionMinutes, maximumMinutes: maxSessionMinutes,
+                      idleMinutes: sessionIdleMinutes > 0 ? sessionIdleMinutes : nil)
+    }
 
     /// The event loops this configuration runs.
     var eventLoopCount: Int { eventLoops > 0 ? eventLoops : Self.automaticEventLoops }

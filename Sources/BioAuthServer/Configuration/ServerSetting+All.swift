@@ -26,6 +26,12 @@ extension ServerSetting {
     /// `--session-minutes`.
     package static let sessionMinutes = integer("session-minutes", \.defaultSessionMinutes, 5...43_200, unit: "minutes",
                                                 "Session lifetime when the client asks for none")
+    /// `--session-max-minutes`.
+    package static let sessionMaxMinutes = integer("session-max-minutes", \.maxSessionMinutes, 5...43_200, unit: "minutes",
+                                                   "Longest session lifetime any sign-in gets; a longer request is cut to it")
+    /// `--session-idle-minutes`.
+    package static let sessionIdleMinutes = integer("session-idle-minutes", \.sessionIdleMinutes, 0...43_200, unit: "minutes",
+                                                    "Minutes without a request after which a session ends; 0 for no idle timeout")
     /// `--password-cost`.
     package static let passwordCost = number("password-cost", \.passwordHashCost, 10...16, "bcrypt cost for passwords and PINs",
                                              store: { UInt8($0) }, show: { Int($0) })
@@ -65,9 +71,29 @@ extension ServerSetting {
     /// `--audit-retention-days`.
     package static let auditRetentionDays = duration("audit-retention-days", \.auditRetention, 1...3_650, in: .days,
                                                      "How long audit events are kept before the purge")
+    /// `--lockout-threshold`.
+    package static let lockoutThreshold = integer("lockout-threshold", \.lockoutThreshold, 1...100,
+                                                  "Consecutive failures of the password or a PIN that lock it, each time")
+    /// `--lockout-minutes`.
+    package static let lockoutMinutes = duration("lockout-minutes", \.lockoutDuration, 1...1_440, in: .minutes,
+                                                 "How long the first lock lasts; each further lock in a row lasts twice as long")
+    /// `--lockout-max-minutes`.
+    package static let lockoutMaxMinutes = duration("lockout-max-minutes", \.longestLockout, 1...43_200, in: .minutes,
+                                                    "The longest a timed lock lasts")
+    /// `--password-max-failures`.
+    package static let passwordMaxFailures = integer("password-max-failures", \.passwordMaxFailures, 1...100,
+        "Consecutive password failures after which the password stays locked until an operator unlocks it (NIST SP 800-63B: at most 100)")
+    /// `--pin-max-lockouts`.
+    package static let pinMaxLockouts = integer("pin-max-lockouts", \.pinMaxLockouts, 1...10,
+                                                "PIN locks in a row after which only a password sign-in unlocks the PIN")
+    /// `--one-time-password-hours`, a setting of `bioauth admin` (which sets the password and its expiry).
+    package static let oneTimePasswordHours = ServerSetting.number(
+        "one-time-password-hours", \.oneTimePasswordLifetime, 1...720, unit: "hours",
+        "How long a one-time password set by bioauth admin may sign in (once)",
+        store: { .seconds($0 * 3_600) }, show: { Int($0.components.seconds) / 3_600 })
     /// `--step-up-minutes`.
     package static let stepUpMinutes = duration("step-up-minutes", \.stepUpWindow, 1...60, in: .minutes,
-        "How recent a sign-in or re-authentication must be to register a device key, set a PIN or change the password")
+        "How recent a sign-in or re-authentication with the password, a biometric key or a passkey must be to add a device key, a passkey or a PIN, or to change the password")
     /// `--pin-key-file`.
     package static let pinKeyFile = ServerSetting(
         flag: "pin-key-file", summary: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
@@ -116,9 +142,10 @@ extension ServerSetting {
 
     /// Every setting of `bioauth serve`, in `--help`'s order.
     package static let all: [ServerSetting] = [
-        host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes, passwordCost,
-        maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute, trustForwardedFor, requestTimeout,
-        maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, stepUpMinutes, pinKeyFile, relyingPartyName,
+        host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes,
+        sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
+        trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
+        lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]
 

@@ -6,8 +6,8 @@ import Hummingbird
 /// ``BrowserSession``), naming a live session, and puts the caller into the context.
 ///
 /// A session signed in with a one-time password (set by an operator's `bioauth admin`) may only
-/// change the password, re-authenticate, look at itself and sign out; anything else is
-/// `403 password_change_required`.
+/// change the password, look at itself and sign out (by API or from the account page); anything
+/// else is `403 password_change_required`.
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = BioAuthRequestContext
     let sessions: SessionService
@@ -15,7 +15,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
 
     /// What a session that must change its password may call.
     static let allowedBeforePasswordChange: Set<String> = [
-        "PUT /v1/users/me/password", "POST /v1/sessions/current/reauthenticate", "GET /v1/sessions/current", "DELETE /v1/sessions/current",
+        "PUT /v1/users/me/password", "GET /v1/sessions/current", "DELETE /v1/sessions/current", "GET /web/session", "POST /web/sign-out",
     ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

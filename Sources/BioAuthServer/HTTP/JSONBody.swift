@@ -26,19 +26,15 @@ enum JSONBody {
         }
     }
 
-    /// A JSON answer.
+    /// A JSON answer. No answer of the API may be kept by a cache: some carry a session token or
+    /// a CSRF token, and all describe an account.
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let body = try WireJSON.makeEncoder().encode(value)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body))
-        )
+        response(json: ByteBuffer(bytes: try WireJSON.makeEncoder().encode(value)), status: status)
     }
 
     /// A JSON answer already written (``HandWrittenJSON``).
     static func response(json: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: json))
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: json))
     }
 
     /// A message naming the field at fault, never echoing its value (it may be a secret).

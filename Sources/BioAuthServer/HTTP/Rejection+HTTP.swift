@@ -26,7 +26,7 @@ extension ErrorCode {
             .badRequest
         case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown:
             .unauthorized
-        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .csrfFailed:
+        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .passwordLocked, .csrfFailed:
             .forbidden
         case .notFound, .registrationNotFound:
             .notFound

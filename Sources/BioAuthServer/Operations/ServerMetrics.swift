@@ -87,12 +87,12 @@ final class ServerMetrics: Sendable {
     }
 
     /// A factor was locked by its threshold-th failure.
-    func lockout(_ factor: FactorLockout.Factor) {
+    func lockout(_ factor: LockoutPolicy.Factor) {
         Metrics.Counter(label: "bioauth_lockouts_total", dimensions: [("factor", factor.rawValue)], factory: factory).increment()
     }
 
     /// An attempt was refused because its factor is locked.
-    func lockedAttempt(_ factor: FactorLockout.Factor) {
+    func lockedAttempt(_ factor: LockoutPolicy.Factor) {
         Metrics.Counter(label: "bioauth_locked_attempts_total", dimensions: [("factor", factor.rawValue)], factory: factory).increment()
     }
 

@@ -1,7 +1,8 @@
 import BioAuthProtocol
 import Hummingbird
 
-/// `/v1/sessions…` for a signed-in caller: look, re-authenticate, sign out (here, elsewhere, one).
+/// `/v1/sessions…` for a signed-in caller: look, re-authenticate (with the password, a biometric
+/// key or a passkey), sign out (here, elsewhere, one).
 struct SessionRoutes {
     let sessions: SessionService
     let reauthentication: ReauthenticationService
@@ -16,8 +17,11 @@ struct SessionRoutes {
             return Response(status: .noContent)
         }
         router.route(.reauthenticate, in: catalog) { request, context in
-            let body = try await JSONBody.decode(ReauthenticateRequest.self, from: request, context: context)
+            let body = try await JSONBody.decode(ReauthenticationBody.self, from: request, context: context)
             return try JSONBody.response(try await reauthentication.reauthenticate(body, for: try context.requireCaller()))
+        }
+        router.route(.createReauthenticationPasskeyOptions, in: catalog) { _, context in
+            try JSONBody.response(try await reauthentication.passkeys.reauthenticationOptions(for: try context.requireCaller()), status: .created)
         }
         router.route(.signOutElsewhere, in: catalog) { _, context in
             try await sessions.revokeOthers(of: try context.requireCaller())

@@ -5,16 +5,17 @@ import Foundation
 /// An authentication challenge the server does not store: everything it needs to check an answer
 /// is in the challenge's id, under a tag only the server can make.
 ///
-/// The id is `chl_` and 96 lowercase hex digits: 48 bytes, which are
+/// The id is `chl_` and 112 lowercase hex digits: 56 bytes, which are
 ///
 /// | bytes | what |
 /// |---|---|
 /// | 6 | when the challenge expires, in milliseconds since 1970, big-endian (so ids sort by expiry) |
 /// | 10 | random |
 /// | 16 | the registration it was issued for (the 32 hex digits of its `reg_` id) |
-/// | 16 | HMAC-SHA-256 of the 32 bytes above under the server key, truncated |
+/// | 8 | the owner's credential epoch when it was issued, big-endian: a sign-in answering it after a password change, a recovery or a revocation yields nothing (``AccountStateSQL``) |
+/// | 16 | HMAC-SHA-256 of the 40 bytes above under the server key, truncated |
 ///
-/// and the challenge's 32 bytes are HMAC-SHA-256 of the same 32 bytes under the same key, with
+/// and the challenge's 32 bytes are HMAC-SHA-256 of the same 40 bytes under the same key, with
 /// another label: unpredictable without the key, and never sent back by the client. The key is
 /// the current PIN key (``PINKeyRing``), which every instance on one database already shares;
 /// an id made under an older key of the ring still verifies.
@@ -28,6 +29,8 @@ struct AuthenticationChallenge: Sendable, Equatable {
     let id: String
     /// The registration whose key must sign it.
     let registrationID: String
+    /// Its owner's credential epoch when it was issued.
+    let epoch: Int64
     /// Milliseconds since 1970 after which it is refused.
     let expiresAt: Int64
     /// What the key signs (``SignatureRules/message(_:relyingPartyID:registrationID:challenge:)``).
@@ -35,7 +38,7 @@ struct AuthenticationChallenge: Sendable, Equatable {
 
     private static let tagLabel = Array("bioauth authentication challenge id:".utf8)
     private static let bytesLabel = Array("bioauth authentication challenge:".utf8)
-    private static let bodyCount = 32
+    private static let bodyCount = 40
     private static let tagCount = 16
 
     /// The text every id of a challenge expiring at or after `milliseconds` sorts after, and every
@@ -48,13 +51,15 @@ struct AuthenticationChallenge: Sendable, Equatable {
         SecureRandom.timeBytes(milliseconds: UInt64(max(0, milliseconds)))
     }
 
-    /// A new challenge for `registrationID` (a `reg_` id as the server makes them), valid until
-    /// `expiresAt`; `nil` for a registration id of another form.
-    static func issue(registrationID: String, expiresAt: Date, key: PINKeyRing.Key) -> AuthenticationChallenge? {
+    /// A new challenge for `registrationID` (a `reg_` id as the server makes them) whose owner's
+    /// credential epoch is `epoch`, valid until `expiresAt`; `nil` for a registration id of
+    /// another form.
+    static func issue(registrationID: String, epoch: Int64, expiresAt: Date, key: PINKeyRing.Key) -> AuthenticationChallenge? {
         guard let registration = Self.bytes(ofIdentifier: registrationID, prefix: .registration), registration.count == 16 else { return nil }
         var body = expiryBytes(expiresAt.millisecondsSince1970)
         body += SecureRandom.bytes(10)
         body += registration
+        body += withUnsafeBytes(of: UInt64(bitPattern: epoch).bigEndian) { Data($0) }
         return make(body: body, tag: tag(body: body, key: key), key: key)
     }
 
@@ -71,9 +76,11 @@ struct AuthenticationChallenge: Sendable, Equatable {
     private static func make(body: Data, tag: Data, key: PINKeyRing.Key) -> AuthenticationChallenge {
         let expiry = body.prefix(6).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let registration = body.dropFirst(16).prefix(16)
+        let epoch = body.dropFirst(32).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return AuthenticationChallenge(
             id: IdentifierPrefix.challenge.spelling(body + tag),
             registrationID: IdentifierPrefix.registration.spelling(Data(registration)),
+            epoch: Int64(bitPattern: epoch),
             expiresAt: expiry,
             bytes: Data(HMAC<SHA256>.authenticationCode(for: bytesLabel + Array(body), using: key.secret)))
     }

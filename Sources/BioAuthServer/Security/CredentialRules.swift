@@ -9,6 +9,13 @@ enum CredentialRules {
         var display: String
         /// NFKC of the lower-cased NFKC form: the case-insensitive comparison key.
         var key: String
+
+        /// What look-alikes share (``UsernameSkeleton``): the skeleton of the display form,
+        /// lower-cased and skeletonised again, so that case does not hide a look-alike (`Ian` and
+        /// `lan`, `b0b` and `BOB`). Two usernames with the same skeleton cannot both exist.
+        var skeleton: String {
+            UsernameSkeleton.skeleton(UsernameSkeleton.skeleton(display).lowercased())
+        }
     }
 
     /// The answer to a username that breaks the rules of ``username(_:)``.

@@ -11,9 +11,13 @@ import SQLKit
 ///   operator can still look at them; they authenticate nothing meanwhile);
 /// - pending registrations whose challenge has expired (they can never be verified; the client
 ///   starts a new registration), together with their challenges;
-/// - rate windows older than the current minute, lockout rows whose lock has run out, and
-///   unlocked lockout rows with no attempt for the lockout duration (all exactly equivalent to
-///   no row), except PIN rows that remember earlier lockouts (they escalate the next one);
+/// - the ids of spent authentication challenges, once expired by the database's clock with a
+///   margin of ``spentChallengeMargin``: an instance whose clock runs behind still refuses a
+///   replay, and one whose clock runs ahead forgets nothing another still accepts;
+/// - rate windows older than the current minute;
+/// - the failure counters of usernames without an account, once unlocked and idle for
+///   ``lockoutIdle`` (an account's counters stay until a success clears them: failures are never
+///   forgotten because time passed);
 /// - audit events and counted failures older than ``auditRetention``.
 ///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
@@ -23,14 +27,20 @@ struct Housekeeping: Sendable {
     /// How long audit events are kept.
     static let defaultAuditRetention: Duration = .seconds(365 * 24 * 60 * 60)
 
+    /// How long after a challenge's expiry (by the database's clock) its spent id is kept: the
+    /// most the instances' clocks may run behind the database's.
+    static let spentChallengeMargin: Duration = .seconds(5 * 60)
+
     let database: any DatabaseProvider
     let time: TimeSource
+    /// The database's clock.
+    let clock: DatabaseClock
     let challengeTTL: Duration
     let retention: Duration
     /// How long audit events and counted failures are kept.
     let auditRetention: Duration
-    /// The lockout duration: also how long an unlocked run of failures is remembered.
-    let lockoutDuration: Duration
+    /// How long the counters of a username without an account are kept, unlocked and idle.
+    let lockoutIdle: Duration
     let logger: Logger
 
     /// How many rows one purge removed, by table.
@@ -51,15 +61,19 @@ struct Housekeeping: Sendable {
         let pendingCutoff = now - Int64(challengeTTL.timeInterval * 1000)
         let windowCutoff = now - now % 60_000
         let auditCutoff = now - Int64(auditRetention.timeInterval * 1000)
+        let clock = self.clock
+        let margin = Int64(Self.spentChallengeMargin.timeInterval * 1000)
+        let lockoutIdle = Int64(self.lockoutIdle.timeInterval * 1000)
         return try await database.transaction { db in
             var report = Report()
+            let databaseNow = try await clock.read(db)
             report.challenges = try await ChallengeTable.purgeExpired(db, now: now)
-                + SpentChallengeTable.purgeExpired(db, now: now)
+                + SpentChallengeTable.purgeExpired(db, now: databaseNow - margin)
                 + WebAuthnChallengeTable.purgeExpired(db, now: now)
             report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
             report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)
             report.rateWindows = try await RateWindow.purge(db, before: windowCutoff)
-            report.lockouts = try await FactorFailureTable.purge(db, now: now, window: Int64(lockoutDuration.timeInterval * 1000))
+            report.lockouts = try await FactorFailureTable.purge(db, clock: clock, idle: lockoutIdle)
             report.auditEvents = try await AuditLog.purge(db, writtenBy: auditCutoff)
             return report
         }

@@ -1,10 +1,10 @@
 import BioAuthProtocol
 import Foundation
-import SQLKit
 
 /// A device key's answer to an authentication challenge, read and parsed, not yet verified or
 /// consumed. The same answer serves a biometric sign-in, a PIN sign-in (with a PIN key) and a
 /// re-authentication; which one a challenge may complete is decided by its registration's kind.
+/// ``DeviceKeyProof`` hands it to the account core.
 package struct KeyAssertion: Sendable {
     var challenge: AuthenticationChallenge
     var registrationID: String
@@ -50,16 +50,5 @@ package struct KeyAssertion: Sendable {
         else { return nil }
         cache.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
         return owner
-    }
-
-    /// Spends the challenge inside the caller's transaction; `false` when it was already spent
-    /// or expired. Call it whatever the signature's verdict: a bad signature spends it too.
-    func consume(_ db: any StatementDatabase, now: Date) async throws -> Bool {
-        try await SpentChallengeTable.spend(db, challenge, now: now.millisecondsSince1970)
-    }
-
-    /// Marks the registration used by a verified answer; `false` when it was revoked meanwhile.
-    func markUsed(_ db: any StatementDatabase, now: Date) async throws -> Bool {
-        try await RegistrationTable.markUsed(db, id: registrationID, now: now)
     }
 }

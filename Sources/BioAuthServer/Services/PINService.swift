@@ -14,10 +14,8 @@ struct PINService: Sendable {
     let database: any DatabaseProvider
     let hasher: PINHasher
     let registrations: RegistrationService
-    let guarded: LockoutGuard
-    let sessions: SessionService
+    let core: AccountCore
     let stepUp: StepUp
-    let time: TimeSource
     let relyingPartyID: String
     /// The keys authentication challenges are made under.
     let challengeKeys: PINKeyRing
@@ -25,7 +23,8 @@ struct PINService: Sendable {
     let signingKeys: SigningKeyCache
 
     /// Starts setting a PIN: a pending PIN key holding the PIN's hash, and its registration
-    /// challenge. Needs a recent primary authentication.
+    /// challenge. Needs a recent strong authentication (``StepUp``): a PIN session cannot set one,
+    /// since the server cannot tell a new PIN key from a key on another phone.
     func setPIN(_ request: SetPINRequest, for caller: Caller) async throws -> RegistrationStartResponse {
         guard CredentialRules.isAcceptablePIN(request.pin) else {
             throw Rejection(.invalidPIN, "A PIN is 4 to 12 digits.")
@@ -41,52 +40,29 @@ struct PINService: Sendable {
     }
 
     /// Signs in with the PIN key's signature and the PIN.
+    ///
+    /// The signature is checked first: a bad one spends the challenge and is counted, and no PIN
+    /// is checked. A good one spends the challenge together with the PIN attempt's reservation,
+    /// then the PIN is checked, and the account core records the verdict.
     func signIn(_ request: PINSignInRequest) async throws -> SignInResponse {
-        let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
+        let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
         let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
-                                                    signature: request.signature, kind: .pin,
-                                                    relyingPartyID: relyingPartyID)
-        let signatureIsValid = assertion.signatureIsValid
-        let now = time.now()
-        // The challenge is spent whatever the verdict; a bad signature is counted, never a PIN check.
-        let consumed = try await database.transaction { db -> Bool in
-            guard try await assertion.consume(db, now: now) else { return false }
-            if !signatureIsValid {
-                try await AuditLog.count(db, .user(assertion.userID), type: .pinSignIn, outcome: .failure, at: now,
-                                         registrationID: assertion.registrationID)
-            }
-            return true
+                                                    signature: request.signature, kind: .pin, relyingPartyID: relyingPartyID)
+        guard assertion.signatureIsValid else {
+            return try await core.complete(DeviceKeyProof(assertion, factor: .pin, signatureIsValid: false), for: .signIn(minutes: minutes))
+                .signInResponse
         }
-        guard consumed else { throw SignatureRules.unknownChallenge }
-        guard signatureIsValid else { throw SignatureRules.invalid }
-
         guard let (usernameKey, storedHash) = try await database.read({ db in
             try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
         }) else {
             throw SignatureRules.unknownChallenge  // revoked since the challenge was read
         }
-        let target = LockoutGuard.Target(usernameKey: usernameKey, factor: .pin, subject: .user(assertion.userID), event: .pinSignIn,
-                                         registrationID: assertion.registrationID)
-        let verdict = try await guarded.attempt(target) { () -> PINHasher.Verdict? in
-            let verdict = try await hasher.verify(request.pin, against: storedHash)
-            return verdict == .mismatch ? nil : verdict
-        }
+        let attempt = try await core.reserve(.pin, usernameKey: usernameKey, subject: .user(assertion.userID), event: .pinSignIn,
+                                             registrationID: assertion.registrationID, spending: assertion.challenge)
+        let verdict = try await hasher.verify(request.pin, against: storedHash)
         // A hash under a retired key is replaced under the current one, now that the PIN is known.
         let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
-        return try await database.transaction { db in
-            guard try await assertion.markUsed(db, now: now), let user = try await UserTable.user(db, id: assertion.userID) else {
-                throw SignatureRules.unknownChallenge
-            }
-            try await FactorLockout.clear(db, usernameKey: usernameKey, factor: .pin)
-            if let rehashed {
-                try await RegistrationTable.setPINHash(db, registrationID: assertion.registrationID, hash: rehashed)
-            }
-            let issued = try await SessionService.insert(
-                db, userID: assertion.userID, authentication: .init(method: .pin, registrationID: assertion.registrationID),
-                minutes: minutes, now: now)
-            try await AuditLog.record(db, userID: assertion.userID, type: .pinSignIn, outcome: .success, at: now,
-                                      registrationID: assertion.registrationID, sessionID: issued.session.id)
-            return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user)
-        }
+        let proof = DeviceKeyProof(pinOf: assertion, attempt: attempt, matches: verdict != .mismatch, newPINHash: rehashed)
+        return try await core.complete(proof, for: .signIn(minutes: minutes)).signInResponse
     }
 }

@@ -3,7 +3,7 @@ import BioAuthWebAuthn
 import Foundation
 import SQLKit
 
-/// Passkeys: adding one (a registration ceremony, after step-up), listing, renaming and
+/// Passkeys: adding one (a registration ceremony, after a strong step-up), listing, renaming and
 /// revoking them. The WebAuthn checks themselves are the ceremony core's (``RelyingParty``);
 /// this type binds them to storage: the single-use challenge, the credential's owner, the
 /// credential id's uniqueness, the audit trail.
@@ -25,9 +25,7 @@ struct PasskeyService: Sendable {
         let (user, existing) = try await database.transaction { db in
             guard let user = try await UserTable.user(db, id: caller.userID) else { throw Rejection(.invalidSession, "The account no longer exists.") }
             let existing = try await PasskeyTable.credentials(db, userID: caller.userID)
-            guard existing.filter(\.isActive).count < maxPasskeysPerUser else {
-                throw Rejection(.tooManyRegistrations, "At most \(maxPasskeysPerUser) passkeys per account; remove one first.")
-            }
+            guard existing.filter(\.isActive).count < maxPasskeysPerUser else { throw tooMany }
             try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .registration, userID: caller.userID, sessionID: caller.sessionID,
                                                     challenge: challenge, now: now, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval))
             return (user, existing)
@@ -56,7 +54,7 @@ struct PasskeyService: Sendable {
             verdict = .failure(error)
         }
         let now = time.now()
-        enum Outcome: Sendable { case added(StoredPasskey), spent, refused(WebAuthnError), duplicate }
+        enum Outcome: Sendable { case added(StoredPasskey), spent, refused(WebAuthnError), duplicate, tooMany }
         let id = SecureRandom.identifier(.passkey)
         let outcome = try await database.transaction { db -> Outcome in
             guard try await WebAuthnChallengeTable.consume(db, id: request.ceremonyID, ceremony: .registration, now: now) else { return .spent }
@@ -67,6 +65,9 @@ struct PasskeyService: Sendable {
                 return .refused(error)
             case .success(let verified): registration = verified
             }
+            // The cap again, where the passkey is stored: ceremonies opened under it may finish together.
+            try await UserTable.lock(db, id: caller.userID)
+            guard try await PasskeyTable.activeCount(db, userID: caller.userID) < maxPasskeysPerUser else { return .tooMany }
             guard try await PasskeyTable.find(db, credentialID: registration.credentialID, anyStatus: true) == nil,
                   try await PasskeyTable.insert(db, id: id, userID: caller.userID, registration, label: label, now: now,
                                                 isUniqueViolation: database.isUniqueViolation)
@@ -80,6 +81,7 @@ struct PasskeyService: Sendable {
         case .spent: throw Rejection(.challengeInvalid, "The registration ceremony has expired or was already used; start again.")
         case .refused(let error): throw Rejection(error)
         case .duplicate: throw Rejection(.duplicateRegistration, "This passkey is already registered.")
+        case .tooMany: throw tooMany
         }
     }
 
@@ -114,6 +116,10 @@ struct PasskeyService: Sendable {
             return true
         }
         guard revoked else { throw Rejection(.notFound, "No such passkey.") }
+    }
+
+    private var tooMany: Rejection {
+        Rejection(.tooManyRegistrations, "At most \(maxPasskeysPerUser) passkeys per account; remove one first.")
     }
 
     /// A user's WebAuthn user handle: the bytes of their id, which is random and says nothing

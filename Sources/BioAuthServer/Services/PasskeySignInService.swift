@@ -1,48 +1,62 @@
 import BioAuthProtocol
 import BioAuthWebAuthn
-import Crypto
 import Foundation
-import SQLKit
 
-/// Signing in with a passkey: request options (username-first or discoverable), then the
-/// authentication procedure against the stored credential, in one transaction with the
-/// challenge's consumption, the counter's update and the session.
+/// Signing in, and re-authenticating, with a passkey: request options (username-first,
+/// discoverable, or the caller's own passkeys for a re-authentication), then the authentication
+/// procedure against the stored credential (``RelyingParty``), then the account core, which
+/// spends the ceremony, moves the counter on and creates (or renews) the session.
 struct PasskeySignInService: Sendable {
     let database: any DatabaseProvider
     let relyingParty: RelyingParty
-    let sessions: SessionService
-    let time: TimeSource
+    let core: AccountCore
     let challengeTTL: Duration
-    /// Keys the decoy credential ids a username-first sign-in shows for a username with no passkeys.
+    /// Keys the decoy credentials a username-first sign-in lists for a username with no passkeys.
     let decoyKey: PINKeyRing.Key
 
-    /// Request options. With a username, `allowCredentials` lists that account's passkeys;
-    /// for an unknown username, or one without passkeys, it lists one decoy id derived from the
-    /// username under a server key, so that the answer does not tell which usernames exist.
-    /// Without one, `allowCredentials` is empty: a discoverable sign-in (or autofill).
+    /// Request options. With a username, `allowCredentials` lists that account's passkeys; for a
+    /// username with no account or no passkeys, a decoy list (``PasskeyDecoy``), and the ceremony
+    /// remembers it was username-first, so that no passkey answers it: the answer and the sign-in's
+    /// failure are those of an account whose passkey the caller does not hold. Without a username,
+    /// `allowCredentials` is empty: a discoverable sign-in (or autofill).
     func options(_ request: PasskeyAuthenticationOptionsRequest) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
-        let now = time.now()
-        let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
-        let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let username = try request.username.map { name in
             guard let username = CredentialRules.username(name) else { throw CredentialRules.invalidUsername }
             return username
         }
-        let allowed = try await database.transaction { db -> [PublicKeyCredentialDescriptorJSON] in
-            var userID: String?
+        let decoyKey = self.decoyKey
+        return try await open(userID: { db in
+            guard let username else { return (nil, []) }
+            let userID = try await UserTable.id(db, usernameKey: username.key)
             var allowed: [PublicKeyCredentialDescriptorJSON] = []
-            if let username {
-                userID = try await UserTable.id(db, usernameKey: username.key)
-                if let userID {
-                    allowed = try await PasskeyTable.all(db, userID: userID).map(\.descriptor)
-                }
-                if allowed.isEmpty {
-                    let decoy = HMAC<SHA256>.authenticationCode(for: Array("passkey decoy:\(username.key)".utf8), using: decoyKey.secret)
-                    allowed = [PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(Array(decoy).prefix(16)), transports: ["internal", "hybrid"])]
-                }
-            }
-            try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .authentication, userID: userID, sessionID: nil,
-                                                    challenge: challenge, now: now, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval))
+            if let userID { allowed = try await PasskeyTable.all(db, userID: userID).map(\.descriptor) }
+            return (userID, allowed.isEmpty ? PasskeyDecoy.descriptors(for: username.key, key: decoyKey) : allowed)
+        }, usernameFirst: username != nil, sessionID: nil)
+    }
+
+    /// Request options for re-authenticating the caller with one of their passkeys: bound to their
+    /// session, listing their passkeys; `404 not_found` when they have none.
+    func reauthenticationOptions(for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
+        try await open(userID: { db in
+            let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
+            guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; re-authenticate with the password.") }
+            return (caller.userID, allowed)
+        }, usernameFirst: true, sessionID: caller.sessionID)
+    }
+
+    /// Stores a new authentication ceremony for the user and credentials `allowing` finds.
+    private func open(
+        userID allowing: @escaping @Sendable (any StatementDatabase) async throws -> (String?, [PublicKeyCredentialDescriptorJSON]),
+        usernameFirst: Bool, sessionID: String?
+    ) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
+        let now = core.time.now()
+        let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
+        let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
+        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
+        let allowed = try await database.transaction { db in
+            let (userID, allowed) = try await allowing(db)
+            try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .authentication, userID: userID, sessionID: sessionID,
+                                                    usernameFirst: usernameFirst, challenge: challenge, now: now, expiresAt: expiresAt)
             return allowed
         }
         return PasskeyCeremonyResponse(ceremonyID: ceremonyID,
@@ -50,30 +64,37 @@ struct PasskeySignInService: Sendable {
     }
 
     /// Signs in with a passkey's answer to ceremony `request.ceremonyID`.
-    ///
-    /// The passkey is looked up by its credential id; a username-first ceremony must be
-    /// answered by one of that user's passkeys. The response is verified against the challenge
-    /// as read; then one transaction consumes the challenge (whatever the verdict), and for a
-    /// valid answer moves the counter on (only from the value it was verified against, so of two
-    /// racing assertions one wins) and creates the session.
     func signIn(_ request: PasskeySignInRequest) async throws -> SignInResponse {
-        let minutes = try sessions.duration(requested: request.sessionDurationMinutes)
-        let credentialID = Array(request.credential.rawId.data)
-        let (ceremony, passkey) = try await database.read { db in
-            (try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .authentication),
-             try await PasskeyTable.find(db, credentialID: credentialID))
+        let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
+        let proof = try await verify(ceremonyID: request.ceremonyID, credential: request.credential, for: nil)
+        return try await core.complete(proof, for: .signIn(minutes: minutes)).signInResponse
+    }
+
+    /// Checks a passkey's answer to a ceremony: a sign-in's (`caller` `nil`) or the caller's
+    /// re-authentication's. The passkey is looked up by its credential id, with its owner's
+    /// credential epoch; a username-first ceremony must be answered by the named user's passkey.
+    /// Only reads: the account core spends the ceremony, whatever the verdict.
+    func verify(ceremonyID: String, credential: AuthenticationResponseJSON, for caller: Caller?) async throws -> PasskeyProof {
+        let credentialID = Array(credential.rawId.data)
+        let (ceremony, passkey, epoch) = try await database.read { db -> (WebAuthnChallengeTable.Open?, StoredPasskey?, Int64?) in
+            let ceremony = try await WebAuthnChallengeTable.read(db, id: ceremonyID, ceremony: .authentication)
+            guard let passkey = try await PasskeyTable.find(db, credentialID: credentialID) else { return (ceremony, nil, nil) }
+            return (ceremony, passkey, try await UserTable.epoch(db, id: passkey.userID))
         }
-        guard let ceremony else { throw Rejection(.challengeInvalid, "No passkey sign-in ceremony with that id is open; start again.") }
+        // A sign-in ceremony signs in; a re-authentication's renews only the session that opened it.
+        guard let ceremony, ceremony.sessionID == caller?.sessionID else {
+            throw Rejection(.challengeInvalid, "No passkey ceremony with that id is open for this; start again.")
+        }
         let verdict: Result<VerifiedAuthentication, WebAuthnError>
         if let passkey {
-            if let expected = ceremony.userID, expected != passkey.userID {
+            if ceremony.usernameFirst, ceremony.userID != passkey.userID {
                 verdict = .failure(WebAuthnError(.credentialNotAllowed, "the passkey is not the named user's"))
             } else {
                 let record = CredentialRecord(credentialID: passkey.credentialID, userHandle: PasskeyService.userHandle(passkey.userID),
                                               publicKey: passkey.publicKey, signCount: passkey.signCount, backupEligible: passkey.backupEligible)
                 do {
-                    verdict = .success(try relyingParty.verifyAuthentication(request.credential, challenge: ceremony.challenge, credential: record,
-                                                                             userIdentified: ceremony.userID != nil))
+                    verdict = .success(try relyingParty.verifyAuthentication(credential, challenge: ceremony.challenge, credential: record,
+                                                                             userIdentified: ceremony.usernameFirst))
                 } catch {
                     verdict = .failure(error)
                 }
@@ -81,40 +102,6 @@ struct PasskeySignInService: Sendable {
         } else {
             verdict = .failure(WebAuthnError(.credentialNotAllowed, "unknown credential"))
         }
-
-        enum Outcome: Sendable { case signedIn(SignInResponse), spent, unknown, refused(WebAuthnError), raced }
-        let now = time.now()
-        let outcome = try await database.transaction { db -> Outcome in
-            guard try await WebAuthnChallengeTable.consume(db, id: request.ceremonyID, ceremony: .authentication, now: now) else { return .spent }
-            guard let passkey else { return .unknown }
-            let verified: VerifiedAuthentication
-            switch verdict {
-            case .failure(let error):
-                // Whoever sent it has not shown they hold the passkey: counted, not one row each.
-                try await AuditLog.count(db, .user(passkey.userID), type: .passkeySignIn, outcome: .failure, at: now, passkeyID: passkey.id)
-                if error.reason == .signCountRegressed {
-                    // The signature held: the passkey's key signed, yet its counter went back.
-                    try await AuditLog.record(db, userID: passkey.userID, type: .passkeyCloneSuspected, outcome: .failure, at: now, passkeyID: passkey.id)
-                }
-                return .refused(error)
-            case .success(let result): verified = result
-            }
-            guard try await PasskeyTable.markUsed(db, id: passkey.id, expectedSignCount: passkey.signCount, signCount: verified.signCount,
-                                                  backedUp: verified.backedUp, now: now),
-                  let user = try await UserTable.user(db, id: passkey.userID)
-            else { return .raced }
-            let issued = try await SessionService.insert(db, userID: passkey.userID, authentication: .init(method: .passkey, passkeyID: passkey.id),
-                                                         minutes: minutes, now: now)
-            try await AuditLog.record(db, userID: passkey.userID, type: .passkeySignIn, outcome: .success, at: now, passkeyID: passkey.id,
-                                      sessionID: issued.session.id)
-            return .signedIn(SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user))
-        }
-        switch outcome {
-        case .signedIn(let response): return response
-        case .spent: throw Rejection(.challengeInvalid, "The sign-in ceremony has expired or was already used; start again.")
-        case .unknown: throw Rejection(.passkeyUnknown, "This passkey is not registered here (or was removed).")
-        case .refused(let error): throw Rejection(error)
-        case .raced: throw Rejection(.passkeyInvalid, "The passkey was removed, or used by another sign-in at the same moment; try again.")
-        }
+        return PasskeyProof(passkey: passkey, ceremonyID: ceremonyID, epoch: epoch ?? 0, verdict: verdict)
     }
 }

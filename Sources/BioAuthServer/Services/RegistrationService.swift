@@ -6,7 +6,7 @@ import SQLKit
 /// challenge) → the key signs the challenge → verify (active); listing and revoking them.
 ///
 /// Starting a registration turns a session into a lasting credential, so it needs a recent
-/// primary authentication (``StepUp``).
+/// strong authentication (``StepUp``).
 struct RegistrationService: Sendable {
     let database: any DatabaseProvider
     let time: TimeSource
@@ -120,7 +120,7 @@ struct RegistrationService: Sendable {
                 for id in previous {
                     try await Self.revoke(db, registrationID: id, sparing: caller.sessionID, now: now)
                 }
-                if let key = try await UserTable.usernameKey(db, id: caller.userID) { try await FactorLockout.clear(db, usernameKey: key, factor: .pin) }
+                if let key = try await UserTable.usernameKey(db, id: caller.userID) { try await FactorFailureTable.clear(db, usernameKey: key, factors: [.pin]) }
             }
             try await AuditLog.record(db, userID: caller.userID, type: event, outcome: .success, at: now, registrationID: registrationID)
             return registration.wire

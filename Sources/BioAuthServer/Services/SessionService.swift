@@ -6,49 +6,31 @@ import SQLKit
 struct SessionService: Sendable {
     let database: any DatabaseProvider
     let time: TimeSource
-    let defaultMinutes: Int
+    let policy: SessionPolicy
 
-    /// Checks a requested duration against the contract (5…43200 minutes).
-    func duration(requested minutes: Int?) throws -> Int {
-        let minutes = minutes ?? defaultMinutes
-        guard ProtocolLimits.sessionDurationMinutes.contains(minutes) else {
-            throw Rejection(.invalidSessionDuration, "session_duration_minutes must be between \(ProtocolLimits.sessionDurationMinutes.lowerBound) and \(ProtocolLimits.sessionDurationMinutes.upperBound).")
-        }
-        return minutes
-    }
-
-    /// Creates a session inside the caller's transaction. The token is returned once and only its
-    /// SHA-256 is stored.
-    ///
-    /// The sign-in is the session's first primary authentication (``Session/authenticatedAt``).
-    static func insert(
-        _ db: any StatementDatabase, userID: String, authentication: Session.Authentication, minutes: Int, now: Date,
-        passwordChangeRequired: Bool = false
-    ) async throws -> (token: SessionToken, session: Session) {
-        let issued = make(userID: userID, authentication: authentication, minutes: minutes, now: now, passwordChangeRequired: passwordChangeRequired)
-        try await SessionTable.insert(db, issued.session, tokenDigest: issued.token.digest)
-        return issued
-    }
-
-    /// A new token and the session it would open, not yet stored.
+    /// A new token and the session it would open (its sign-in its first authentication), not yet
+    /// stored. The token is returned once and only its SHA-256 is stored.
     static func make(
-        userID: String, authentication: Session.Authentication, minutes: Int, now: Date, passwordChangeRequired: Bool = false
+        userID: String, authentication: Session.Authentication, minutes: Int, now: Date, stepUpAt: Date?
     ) -> (token: SessionToken, session: Session) {
         let idBytes = SecureRandom.identifierBytes()
         let session = Session(
             id: IdentifierPrefix.session.spelling(idBytes), userID: userID, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication,
-            passwordChangeRequired: passwordChangeRequired)
+            expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication, stepUpAt: stepUpAt)
         return (SessionToken.generate(sessionIDBytes: idBytes), session)
     }
 
-    /// The caller a bearer token names, if the session is live. Text that cannot be a token this
-    /// server issued is refused without a query.
+    /// The caller a bearer token names, if the session is live (and, with an idle timeout, was used
+    /// within it). Text that cannot be a token this server issued is refused without a query.
     func authenticate(token: String) async throws -> Caller {
         let now = time.now()
+        let idleSince = policy.idleMinutes.map { now.addingTimeInterval(-TimeInterval($0 * 60)) }
         guard let lookup = SessionToken.lookup(token),
-              let caller = try await database.read({ db in try await SessionTable.caller(db, lookup, now: now) }) else {
-            throw Rejection(.invalidSession, "The session token is unknown, expired or revoked.")
+              let caller = try await database.read({ db in try await SessionTable.caller(db, lookup, now: now, idleSince: idleSince) }) else {
+            throw Rejection(.invalidSession, "The session token is unknown, expired, revoked or idle too long.")
+        }
+        if let granularity = policy.lastSeenGranularity, now.timeIntervalSince(caller.lastSeenAt) >= granularity.timeInterval {
+            try await database.withDatabase { db in try await SessionTable.touch(db, id: caller.sessionID, now: now) }
         }
         return caller
     }
@@ -84,11 +66,13 @@ struct SessionService: Sendable {
     }
 
     /// Ends every live session of the caller's user except the caller's own ("sign out
-    /// everywhere else"); returns how many ended.
+    /// everywhere else"), and every sign-in still being checked (the credential epoch moves on);
+    /// returns how many ended.
     @discardableResult
     func revokeOthers(of caller: Caller) async throws -> Int {
         let now = time.now()
         return try await database.transaction { db in
+            try await UserTable.advanceEpoch(db, id: caller.userID)
             let ended = try await SessionTable.revokeAll(db, userID: caller.userID, sparing: caller.sessionID, now: now)
             try await AuditLog.record(db, userID: caller.userID, type: .otherSessionsRevoked, outcome: .success, at: now, sessionID: caller.sessionID)
             return ended

@@ -9,6 +9,16 @@ struct Migration: Sendable {
     var name: String
     /// The statements, for the given dialect.
     var statements: @Sendable (SQLFlavor) -> [String]
+    /// What SQL alone cannot do, run after the statements in the same transaction.
+    var code: (@Sendable (any StatementDatabase, SQLFlavor) async throws -> Void)?
+
+    init(version: Int, name: String, statements: @escaping @Sendable (SQLFlavor) -> [String],
+         code: (@Sendable (any StatementDatabase, SQLFlavor) async throws -> Void)? = nil) {
+        self.version = version
+        self.name = name
+        self.statements = statements
+        self.code = code
+    }
 }
 
 /// Creates and upgrades the schema on start: every migration newer than the recorded version runs
@@ -263,6 +273,39 @@ enum Migrator {
                 ]
             }
         },
+        // The one account core: a credential epoch each credential change moves on (a proof that
+        // saw an older one yields no session), one-time passwords that expire (and are spent by
+        // their sign-in), sessions that record the factors that made them and when one last
+        // allowed a credential change, the idle timeout's last use, and username-first passkey
+        // ceremonies for usernames without an account. Sessions from before keep `factors` empty
+        // and no `step_up_at`: readers take their method, and their last authentication unless it
+        // was a PIN's. One-time passwords already set expire a day after the upgrade.
+        Migration(version: 10, name: "one account core") { flavor in
+            let now = flavor == .sqlite ? DatabaseClock.sqliteNow : DatabaseClock.postgresNow
+            return [
+                "ALTER TABLE users ADD COLUMN credential_epoch BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE users ADD COLUMN password_expires_at BIGINT",
+                "UPDATE users SET password_expires_at = \(now) + 86400000 WHERE password_change_required <> 0",
+                "ALTER TABLE sessions ADD COLUMN factors TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE sessions ADD COLUMN step_up_at BIGINT",
+                "ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT",
+                "ALTER TABLE webauthn_challenges ADD COLUMN username_first INTEGER NOT NULL DEFAULT 0",
+                "UPDATE webauthn_challenges SET username_first = 1 WHERE ceremony = 2 AND user_id IS NOT NULL AND session_id IS NULL",
+            ]
+        },
+        // Look-alike usernames: each account's skeleton (UsernameSkeleton), unique. Accounts that
+        // already look alike keep working; the later of them gets no skeleton.
+        Migration(version: 11, name: "username skeletons", statements: { _ in
+            ["ALTER TABLE users ADD COLUMN username_skeleton TEXT"]
+        }, code: { db, _ in
+            var taken = Set<String>()
+            for row in try await db.raw("SELECT id, username FROM users ORDER BY created_at, id").all() {
+                guard let username = CredentialRules.username(try row.decode(column: "username", as: String.self)),
+                      taken.insert(username.skeleton).inserted else { continue }
+                try await db.raw("UPDATE users SET username_skeleton = \(bind: username.skeleton) WHERE id = \(bind: try row.decode(column: "id", as: String.self))").run()
+            }
+            try await db.raw("CREATE UNIQUE INDEX users_by_skeleton ON users (username_skeleton)").run()
+        }),
     ]
 
     /// The newest schema version this build knows.
@@ -300,6 +343,7 @@ enum Migrator {
                 for statement in migration.statements(database.flavor) {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
+                try await migration.code?(db, database.flavor)
                 try await db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now.millisecondsSince1970))").run()
                 return true
             }

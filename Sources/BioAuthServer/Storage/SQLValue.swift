@@ -44,6 +44,11 @@ package struct StatementRow: Sendable, Equatable {
         Date(millisecondsSince1970: try integer(index))
     }
 
+    /// The time in column `index`, or `nil` for `NULL`.
+    func optionalDate(_ index: Int) throws -> Date? {
+        value(index) == .null ? nil : try date(index)
+    }
+
     /// The bytes in column `index`.
     func bytes(_ index: Int) throws -> Data {
         guard case .bytes(let bytes) = value(index) else { throw CorruptRowError(column: "#\(index)") }

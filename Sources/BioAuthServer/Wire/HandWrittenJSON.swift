@@ -76,12 +76,23 @@ enum HandWrittenJSON {
             close()
             member("created_at", WireJSON.formatTimestamp(session.createdAt))
             member("expires_at", WireJSON.formatTimestamp(session.expiresAt))
+            key("factors")
+            buffer.writeInteger(UInt8(ascii: "["))
+            needsComma = false
+            for factor in session.factors {
+                comma()
+                string(factor.rawValue)
+                needsComma = true
+            }
+            buffer.writeInteger(UInt8(ascii: "]"))
+            needsComma = true
             member("id", session.id)
             if session.passwordChangeRequired {
                 key("password_change_required")
                 buffer.writeStaticString("true")
                 needsComma = true
             }
+            if let stepUpAt = session.stepUpAt { member("step_up_at", WireJSON.formatTimestamp(stepUpAt)) }
             member("user_id", session.userID)
             close()
         }

@@ -53,10 +53,7 @@ struct TestServer: Sendable {
     }
 
     /// The operator's account actions (`bioauth admin`) on this server's database.
-    var administration: AccountAdministration {
-        AccountAdministration(database: server.database, hasher: PasswordHasher(cost: server.configuration.passwordHashCost),
-                              time: server.configuration.timeSource)
-    }
+    var administration: AccountAdministration { server.administration }
 
     /// Every row of the database now.
     func snapshot() async throws -> DatabaseSnapshot {

@@ -15,6 +15,7 @@
     reauth: null,        // {resolve, reject} of the pending "Confirm it's you" prompt
     renderToken: 0,
     passkeyEpoch: 0,     // changes whenever a passkey is being added, so an older list never signals
+    passkeyCount: 0,     // the account's passkeys as last listed (offers them for "Confirm it's you")
   };
 
   const $ = (id) => document.getElementById(id);
@@ -29,7 +30,10 @@
     invalid_credentials: 'The username or password is not right.',
     rate_limited: 'Too many requests. Wait a moment and try again.',
     invalid_session: 'You are signed out. Sign in again.',
-    reauthentication_required: 'For your security, confirm your password and try again.',
+    reauthentication_required: 'For your security, confirm it\'s you with your password or a passkey, and try again.',
+    password_change_required: 'Your account is waiting for a new password. Sign in with the one-time password the support desk gave you.',
+    password_locked: 'Your password is locked after too many wrong tries. Contact the support desk to unlock it.',
+    locked: 'Too many wrong tries. Wait a while and try again.',
     challenge_invalid: 'The request expired before it was finished. Try again.',
     passkey_unknown: 'This passkey is not registered with your account any more. Sign in another way, or use a different passkey.',
     passkey_invalid: 'The passkey\'s answer could not be verified, so it was refused. Try again, or sign in another way.',
@@ -521,11 +525,13 @@
     const wasSignedIn = !!state.web;
     state.web = null;
     state.csrf = null;
+    state.passkeyCount = 0;
     state.renderToken += 1;
     cancelReauth();
     $('app-loading').hidden = true;
     $('account-bar').hidden = true;
     $('signed-in-view').hidden = true;
+    $('password-reset-view').hidden = true;
     $('signed-out-view').hidden = false;
     $('sign-in-card').hidden = false;
     $('sign-up-card').hidden = true;
@@ -557,9 +563,22 @@
     const username = web.user.username;
     $('app-loading').hidden = true;
     $('signed-out-view').hidden = true;
+    $('current-username').textContent = username;
+    if (web.session && web.session.password_change_required) {
+      // A one-time password's session can do nothing but set a new password (and sign out).
+      $('signed-in-view').hidden = true;
+      $('account-bar').hidden = false;
+      $('password-reset-view').hidden = false;
+      $('password-reset-form').reset();
+      $('password-reset-username').value = username;
+      clearMessage($('password-reset-error'));
+      document.title = `New password · BioAuth`;
+      $('password-reset-new').focus();
+      return;
+    }
+    $('password-reset-view').hidden = true;
     $('signed-in-view').hidden = false;
     $('account-bar').hidden = false;
-    $('current-username').textContent = username;
     $('account-username').textContent = username;
     $('change-password-username').value = username;
     $('reauth-username').value = username;
@@ -598,6 +617,11 @@
     slot.appendChild(panel);
     $('reauth-form').reset();
     clearMessage($('reauth-error'));
+    const passkeys = hasWebAuthn() && state.passkeyCount > 0;
+    $('reauth-passkey').hidden = !passkeys;
+    $('reauth-text').textContent = passkeys
+      ? 'For your security, confirm it\'s you with your password or one of your passkeys to continue.'
+      : 'For your security, enter your password again to continue.';
     panel.hidden = false;
     $('reauth-password').focus();
     return new Promise((resolve, reject) => { state.reauth = { resolve, reject, section }; });
@@ -628,10 +652,63 @@
       return;
     }
     setBusy($('reauth-submit'), false);
+    finishReauth(pending);
+  }
+
+  // "Confirm it's you" with one of the account's passkeys: a ceremony bound to this session.
+  async function reauthWithPasskey() {
+    const pending = state.reauth;
+    if (!pending) return;
+    const errorEl = $('reauth-error');
+    clearMessage(errorEl);
+    const button = $('reauth-passkey');
+    setBusy(button, true, 'Waiting for your passkey…');
+    try {
+      const options = await api('POST', '/v1/sessions/current/reauthenticate/passkey-options', {});
+      rememberRpId(options.public_key);
+      const credential = await navigator.credentials.get({ publicKey: parseRequestOptions(options.public_key) });
+      if (!credential) throw Object.assign(new Error('no credential'), { name: 'NotAllowedError' });
+      await api('POST', '/v1/sessions/current/reauthenticate', { ceremony_id: options.ceremony_id, credential: credentialToJSON(credential) });
+    } catch (e) {
+      setBusy(button, false);
+      if (!(e && e.name === 'AbortError')) showError(errorEl, e);
+      return;
+    }
+    setBusy(button, false);
+    finishReauth(pending);
+  }
+
+  function finishReauth(pending) {
     state.reauth = null;
     $('reauth-form').reset();
     $('reauth-panel').hidden = true;
     pending.resolve();
+  }
+
+  // ------------------------------------------------------------------ a one-time password's new password
+
+  async function submitPasswordReset(event) {
+    event.preventDefault();
+    const errorEl = $('password-reset-error');
+    clearMessage(errorEl);
+    const next = $('password-reset-new').value;
+    if (next.length < 8) { showText(errorEl, 'Choose a password of at least 8 characters.'); $('password-reset-new').focus(); return; }
+    const submit = $('password-reset-submit');
+    setBusy(submit, true, 'Saving…');
+    try {
+      await api('PUT', '/v1/users/me/password', { new_password: next });
+      const web = await api('GET', '/web/session');
+      setBusy(submit, false);
+      enterSignedIn(web, 'Your new password is set. Add a passkey to sign in without it next time.');
+    } catch (e) {
+      setBusy(submit, false);
+      if (e instanceof ApiError && e.code === 'invalid_session') {
+        enterSignedOut('Those 15 minutes are over. Ask the support desk for a new one-time password.');
+        return;
+      }
+      showError(errorEl, e, { invalid_password: 'The new password must be 8 to 256 characters long.' });
+      $('password-reset-new').select();
+    }
   }
 
   // ------------------------------------------------------------------ rendering helpers
@@ -858,6 +935,7 @@
     }
     if (!current()) return;
     const passkeys = data.passkeys || [];
+    state.passkeyCount = passkeys.length;
     const list = $('passkey-list');
     const section = $('passkeys-section');
     list.replaceChildren(...passkeys.map((p) => {
@@ -1208,6 +1286,8 @@
     $('change-password-form').addEventListener('submit', changePassword);
     $('refresh-activity').addEventListener('click', () => loadActivity());
     $('reauth-form').addEventListener('submit', submitReauth);
+    $('reauth-passkey').addEventListener('click', reauthWithPasskey);
+    $('password-reset-form').addEventListener('submit', submitPasswordReset);
     $('reauth-cancel').addEventListener('click', () => {
       const section = state.reauth && state.reauth.section;
       cancelReauth();

@@ -70,15 +70,15 @@ enum PasskeyTable {
     }
 
     /// Records a verified assertion: the new counter and backup state, and the time. Only
-    /// while the passkey is active and its counter is still `expectedSignCount`, so that of two
+    /// while the user's passkey is active and its counter is still `expectedSignCount`, so that of two
     /// racing assertions with the same counter only one counts; `false` otherwise.
     static func markUsed(
-        _ db: any StatementDatabase, id: String, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, now: Date
+        _ db: any StatementDatabase, id: String, userID: String, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, now: Date
     ) async throws -> Bool {
         try await !db.raw("""
             UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp ? 1 : 0),
                                 last_used_at = \(bind: now.millisecondsSince1970)
-            WHERE id = \(bind: id) AND status = 'active' AND sign_count = \(bind: Int64(expectedSignCount))
+            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' AND sign_count = \(bind: Int64(expectedSignCount))
             RETURNING id
             """).all().isEmpty
     }
@@ -88,6 +88,12 @@ enum PasskeyTable {
         try await !db.raw("""
             UPDATE passkeys SET label = \(bind: label) WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' RETURNING id
             """).all().isEmpty
+    }
+
+    /// How many active passkeys the user has.
+    static func activeCount(_ db: any StatementDatabase, userID: String) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS held FROM passkeys WHERE user_id = \(bind: userID) AND status = 'active'")
+            .first()?.decode(column: "held", as: Int.self) ?? 0
     }
 
     /// Revokes an active passkey of the user's (or every one, without `id`); returns the ids revoked.
@@ -124,8 +130,9 @@ struct StoredPasskey: Sendable {
         PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(credentialID), transports: transports)
     }
 
+    /// The transports a row stores, sorted and each once, as `getTransports()` reports them.
     static func transports(_ stored: String) -> [String] {
-        stored.split(separator: ",").map(String.init)
+        Array(Set(stored.split(separator: ",").map(String.init))).sorted()
     }
 
     fileprivate init(row: any SQLRow) throws {

@@ -69,9 +69,10 @@ enum RegistrationTable {
         return (try row.text(0), key)
     }
 
-    /// Whether a registration is active.
-    static func isActive(_ db: any StatementDatabase, id: String) async throws -> Bool {
-        try await db.first(IsActive.self, .text(id)) != nil
+    /// The credential epoch of an active registration's owner (what a challenge for it carries), or
+    /// `nil` when it is not active.
+    static func activeOwnerEpoch(_ db: any StatementDatabase, id: String) async throws -> Int64? {
+        try await db.first(ActiveOwnerEpoch.self, .text(id)).map { try $0.integer(0) }
     }
 
     /// ``signingKey(_:id:kind:)``'s query, run for every sign-in.
@@ -81,10 +82,13 @@ enum RegistrationTable {
         static let parameters: [SQLType] = [.text, .text]
     }
 
-    /// ``isActive(_:id:)``'s query, run for every challenge.
-    enum IsActive: PreparedStatementText {
-        static let name = "bioauth_registration_is_active"
-        static let sql = "SELECT 1 FROM registrations WHERE id = $1 AND status = 'active'"
+    /// ``activeOwnerEpoch(_:id:)``'s query, run for every challenge.
+    enum ActiveOwnerEpoch: PreparedStatementText {
+        static let name = "bioauth_registration_active_owner_epoch"
+        static let sql = """
+            SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id
+            WHERE registrations.id = $1 AND registrations.status = 'active'
+            """
         static let parameters: [SQLType] = [.text]
     }
 
@@ -104,9 +108,13 @@ enum RegistrationTable {
             """).all().isEmpty
     }
 
-    /// Records a verified use of an active registration; `false` when it is no longer active.
-    static func markUsed(_ db: any StatementDatabase, id: String, now: Date) async throws -> Bool {
-        try await db.first("UPDATE registrations SET last_used_at = $1 WHERE id = $2 AND status = 'active' RETURNING id", .time(now), .text(id)) != nil
+    /// Records a verified use of the user's active registration (replacing a PIN key's hash when
+    /// `newPINHash` is given); `false` when it is no longer active.
+    static func markUsed(_ db: any StatementDatabase, id: String, userID: String, now: Date, newPINHash: String? = nil) async throws -> Bool {
+        try await db.first("""
+            UPDATE registrations SET last_used_at = $1, pin_hash = COALESCE($2, pin_hash)
+            WHERE id = $3 AND user_id = $4 AND status = 'active' RETURNING id
+            """, .time(now), .text(newPINHash), .text(id), .text(userID)) != nil
     }
 
     /// An active PIN key's stored PIN hash with its owner's username key.
@@ -116,11 +124,6 @@ enum RegistrationTable {
             WHERE r.id = \(bind: registrationID) AND r.status = 'active' AND r.kind = 'pin'
             """).first(), let hash = try row.decode(column: "pin_hash", as: String?.self) else { return nil }
         return (try row.decode(column: "username_key", as: String.self), hash)
-    }
-
-    /// Replaces a PIN key's stored PIN hash.
-    static func setPINHash(_ db: any StatementDatabase, registrationID: String, hash: String) async throws {
-        try await db.raw("UPDATE registrations SET pin_hash = \(bind: hash) WHERE id = \(bind: registrationID)").run()
     }
 
     /// Deletes registrations left pending since `cutoff` (and their challenges) that signed in no

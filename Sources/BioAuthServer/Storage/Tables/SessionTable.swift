@@ -10,66 +10,109 @@ enum SessionTable {
     static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
         try await db.run("""
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                  password_change_required, legacy_token)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)
+                                  password_change_required, legacy_token, factors, step_up_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12)
             """,
             .text(session.id), .text(session.userID), .bytes(tokenDigest), .text(session.authentication.method.rawValue),
             .text(session.authentication.registrationID), .text(session.authentication.passkeyID), .time(session.createdAt),
-            .time(session.expiresAt), .time(session.authenticatedAt), .integer(session.passwordChangeRequired ? 1 : 0))
+            .time(session.expiresAt), .time(session.authenticatedAt), .integer(session.passwordChangeRequired ? 1 : 0),
+            .text(session.factors.map(\.rawValue).joined(separator: ",")), session.stepUpAt.map(SQLValue.time) ?? .null)
     }
 
-    /// The caller a live session's token names, if any.
-    static func caller(_ db: any StatementDatabase, _ lookup: SessionToken.Lookup, now: Date) async throws -> Caller? {
+    /// The factors a `factors` column lists; an empty one (a session from before the column) lists
+    /// its sign-in's `method`.
+    static func factors(_ stored: String, method: AuthenticationMethod) throws -> [AuthenticationMethod] {
+        guard !stored.isEmpty else { return [method] }
+        return try stored.split(separator: ",").map { name in
+            guard let factor = AuthenticationMethod(rawValue: String(name)) else { throw CorruptRowError(column: "factors") }
+            return factor
+        }
+    }
+
+    /// The step-up time a row holds; a session from before the column (no `factors`) counts its
+    /// last authentication unless it was a PIN's.
+    private static let stepUpColumn = "CASE WHEN factors = '' AND method <> 'pin' THEN COALESCE(step_up_at, authenticated_at) ELSE step_up_at END"
+
+    /// The caller a live session's token names, if any; with an idle timeout, only a session used
+    /// after `idleSince`.
+    static func caller(_ db: any StatementDatabase, _ lookup: SessionToken.Lookup, now: Date, idleSince: Date?) async throws -> Caller? {
+        let idle = SQLValue.integer(idleSince?.millisecondsSince1970 ?? Int64.min)
         let row = switch lookup {
-        case .session(let id, let digest): try await db.first(CallerByToken.self, .text(id), .bytes(digest), .time(now))
-        case .legacy(let digest): try await db.first(CallerByLegacyToken.self, .bytes(digest), .time(now))
+        case .session(let id, let digest): try await db.first(CallerByToken.self, .text(id), .bytes(digest), .time(now), idle)
+        case .legacy(let digest): try await db.first(CallerByLegacyToken.self, .bytes(digest), .time(now), idle)
         }
         guard let row else { return nil }
-        return Caller(sessionID: try row.text(0), userID: try row.text(1), authenticatedAt: try row.date(2),
-                      passwordChangeRequired: try row.integer(3) != 0)
+        return Caller(sessionID: try row.text(0), userID: try row.text(1), stepUpAt: try row.optionalDate(2),
+                      passwordChangeRequired: try row.integer(3) != 0, lastSeenAt: try row.date(4))
     }
 
-    /// ``caller(_:_:now:)``'s query, run for every authenticated request: the session by its
-    /// primary key, if the token's digest is the stored one.
+    /// What ``caller(_:_:now:idleSince:)`` reads of a session.
+    private static let callerColumns = "id, user_id, \(stepUpColumn), password_change_required, COALESCE(last_seen_at, created_at)"
+
+    /// ``caller(_:_:now:idleSince:)``'s query, run for every authenticated request: the session by
+    /// its primary key, if the token's digest is the stored one, it is live and was used after the
+    /// idle cutoff.
     enum CallerByToken: PreparedStatementText {
         static let name = "bioauth_session_caller_by_token"
         static let sql = """
-            SELECT id, user_id, authenticated_at, password_change_required FROM sessions
-            WHERE id = $1 AND token_hash = $2 AND revoked_at IS NULL AND expires_at > $3
+            SELECT \(callerColumns) FROM sessions
+            WHERE id = $1 AND token_hash = $2 AND revoked_at IS NULL AND expires_at > $3 AND COALESCE(last_seen_at, created_at) > $4
             """
-        static let parameters: [SQLType] = [.text, .bytes, .integer]
+        static let parameters: [SQLType] = [.text, .bytes, .integer, .integer]
     }
 
-    /// ``caller(_:_:now:)``'s query for a token issued before tokens named their session, through
-    /// the partial index `sessions_by_legacy_token`, which holds only those sessions.
+    /// ``caller(_:_:now:idleSince:)``'s query for a token issued before tokens named their
+    /// session, through the partial index `sessions_by_legacy_token`, which holds only those sessions.
     enum CallerByLegacyToken: PreparedStatementText {
         static let name = "bioauth_session_caller_by_legacy_token"
         static let sql = """
-            SELECT id, user_id, authenticated_at, password_change_required FROM sessions
-            WHERE token_hash = $1 AND legacy_token = 1 AND revoked_at IS NULL AND expires_at > $2
+            SELECT \(callerColumns) FROM sessions
+            WHERE token_hash = $1 AND legacy_token = 1 AND revoked_at IS NULL AND expires_at > $2 AND COALESCE(last_seen_at, created_at) > $3
             """
-        static let parameters: [SQLType] = [.bytes, .integer]
+        static let parameters: [SQLType] = [.bytes, .integer, .integer]
+    }
+
+    /// Records that a live session was used now (for the idle timeout).
+    static func touch(_ db: any StatementDatabase, id: String, now: Date) async throws {
+        try await db.run("UPDATE sessions SET last_seen_at = $1 WHERE id = $2", .time(now), .text(id))
+    }
+
+    /// Renews the authentication of the user's live session `id` with `factor` (its step-up time
+    /// too when the factor `stepsUp`); the session as it now is, or `nil` when it has ended.
+    static func renew(
+        _ db: any StatementDatabase, id: String, userID: String, factor: AuthenticationMethod, stepsUp: Bool, now: Date
+    ) async throws -> Session? {
+        guard try await db.first("""
+            UPDATE sessions SET authenticated_at = $1, step_up_at = CASE WHEN $2 = 1 THEN $1 ELSE step_up_at END,
+                                factors = \(AccountStateSQL.addingFactor("$3"))
+            WHERE id = $4 AND user_id = $5 AND revoked_at IS NULL AND expires_at > $1 RETURNING id
+            """, .time(now), .integer(stepsUp ? 1 : 0), .text(factor.rawValue), .text(id), .text(userID)) != nil else { return nil }
+        return try await live(db, userID: userID, id: id, now: now).first
     }
 
     /// A user's live sessions (or the one with `id`), newest first.
     static func live(_ db: any StatementDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
         var query = SQLQueryString("""
-            SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required FROM sessions
+            SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required,
+                   factors, \(unsafeRaw: stepUpColumn) AS step_up_at FROM sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
             """)
         if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
         query.appendInterpolation(unsafeRaw: " ORDER BY created_at DESC, id")
         return try await db.raw(query).all().map { row in
-            Session(
+            let method = try row.decodeEnum(column: "method", as: AuthenticationMethod.self)
+            return Session(
                 id: try row.decode(column: "id", as: String.self),
                 userID: try row.decode(column: "user_id", as: String.self),
                 createdAt: try row.decodeDate(column: "created_at"),
                 expiresAt: try row.decodeDate(column: "expires_at"),
                 authentication: .init(
-                    method: try row.decodeEnum(column: "method", as: AuthenticationMethod.self),
+                    method: method,
                     registrationID: try row.decode(column: "registration_id", as: String?.self),
                     passkeyID: try row.decode(column: "passkey_id", as: String?.self)),
                 authenticatedAt: try row.decodeDate(column: "authenticated_at"),
+                factors: try factors(try row.decode(column: "factors", as: String.self), method: method),
+                stepUpAt: try row.decodeOptionalDate(column: "step_up_at"),
                 passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
         }
     }
@@ -122,11 +165,6 @@ enum SessionTable {
               AND expires_at > \(bind: now.millisecondsSince1970) AND \(unsafeRaw: column) = \(bind: id)
               AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
             """).run()
-    }
-
-    /// Records a primary authentication on a session.
-    static func markAuthenticated(_ db: any StatementDatabase, id: String, now: Date) async throws {
-        try await db.raw("UPDATE sessions SET authenticated_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: id)").run()
     }
 
     /// Lifts a one-time password's restriction from a session.

@@ -8,17 +8,20 @@ enum UserTable {
     /// The outcome of inserting an account.
     enum Insertion: Sendable { case inserted, usernameTaken }
 
-    /// Inserts an account unless its username key is taken (also by a concurrent insert on
-    /// another instance, which the unique index catches).
+    /// Inserts an account unless its username key, or its look-alike skeleton, is taken (also by a
+    /// concurrent insert on another instance, which the unique indexes catch).
     static func insert(
-        _ db: any StatementDatabase, _ user: User, usernameKey: String, passwordHash: String, isUniqueViolation: (any Error) -> Bool
+        _ db: any StatementDatabase, _ user: User, username: CredentialRules.Username, passwordHash: String, isUniqueViolation: (any Error) -> Bool
     ) async throws -> Insertion {
-        let taken = try await db.raw("SELECT 1 AS taken FROM users WHERE username_key = \(bind: usernameKey)").first() != nil
+        let skeleton = username.skeleton
+        let taken = try await db.raw("""
+            SELECT 1 AS taken FROM users WHERE username_key = \(bind: username.key) OR username_skeleton = \(bind: skeleton)
+            """).first() != nil
         guard !taken else { return .usernameTaken }
         do {
             try await db.raw("""
-                INSERT INTO users (id, username, username_key, password_hash, created_at)
-                VALUES (\(bind: user.id), \(bind: user.username), \(bind: usernameKey), \(bind: passwordHash),
+                INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at)
+                VALUES (\(bind: user.id), \(bind: user.username), \(bind: username.key), \(bind: skeleton), \(bind: passwordHash),
                         \(bind: user.createdAt.millisecondsSince1970))
                 """).run()
             return .inserted
@@ -43,32 +46,67 @@ enum UserTable {
         try await db.raw("SELECT username_key FROM users WHERE id = \(bind: id)").first()?.decode(column: "username_key", as: String.self)
     }
 
+    private static let passwordColumns = "id, username, username_key, created_at, password_hash, password_change_required, password_expires_at, credential_epoch"
+
     /// The account with this username key, with what a password check needs.
     static func passwordAccount(_ db: any StatementDatabase, usernameKey: String) async throws -> PasswordAccount? {
-        try await db.raw("""
-            SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users
-            WHERE username_key = \(bind: usernameKey)
-            """).first().map(PasswordAccount.init(row:))
+        try await db.raw("SELECT \(unsafeRaw: passwordColumns) FROM users WHERE username_key = \(bind: usernameKey)").first().map(PasswordAccount.init(row:))
     }
 
     /// The account with this id, with what a password check needs.
     static func passwordAccount(_ db: any StatementDatabase, id: String) async throws -> PasswordAccount? {
-        try await db.raw("""
-            SELECT id, username, username_key, created_at, password_hash, password_change_required FROM users WHERE id = \(bind: id)
-            """).first().map(PasswordAccount.init(row:))
+        try await db.raw("SELECT \(unsafeRaw: passwordColumns) FROM users WHERE id = \(bind: id)").first().map(PasswordAccount.init(row:))
     }
 
-    /// Replaces a user's password hash; `changeRequired` marks a one-time password.
-    static func setPassword(_ db: any StatementDatabase, id: String, hash: String, changeRequired: Bool) async throws {
+    /// Replaces a user's password hash: a password the user chose, or (with `expiresAt`) a
+    /// one-time password an operator set, which must be changed after its one sign-in. Moves the
+    /// credential epoch on.
+    static func setPassword(_ db: any StatementDatabase, id: String, hash: String, oneTimeUntil expiresAt: Date? = nil) async throws {
+        try await advanceEpoch(db, id: id)
         try await db.raw("""
-            UPDATE users SET password_hash = \(bind: hash), password_change_required = \(bind: changeRequired ? 1 : 0) WHERE id = \(bind: id)
+            UPDATE users SET password_hash = \(bind: hash), password_change_required = \(bind: expiresAt == nil ? 0 : 1),
+                             password_expires_at = \(bind: expiresAt?.millisecondsSince1970)
+            WHERE id = \(bind: id)
             """).run()
     }
 
-    /// Locks the user's row until the transaction ends, so that concurrent writers that count the
-    /// user's rows (PostgreSQL, READ COMMITTED, several instances) queue, as SQLite's writers do.
+    /// Locks the user's row (`FOR UPDATE`) until the transaction ends, so that concurrent writers
+    /// that count the user's rows or change their credentials (PostgreSQL, READ COMMITTED, several
+    /// instances) queue, as SQLite's writers do, and so that a sign-in's completion, which reads the
+    /// row `FOR KEY SHARE`, waits for a credential change to end (``SignInCompletionStatement``).
     static func lock(_ db: any StatementDatabase, id: String) async throws {
-        try await db.raw("UPDATE users SET id = id WHERE id = \(bind: id)").run()
+        guard db.dialect.name == "postgresql" else { return }  // SQLite's single writer already queues them
+        try await db.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").run()
+    }
+
+    /// Moves the user's credential epoch on, inside a credential change's transaction: every
+    /// verification begun before (a password checked, a challenge issued, a passkey read) then
+    /// yields no session (``AccountStateSQL``). Locks the row first (``lock(_:id:)``).
+    static func advanceEpoch(_ db: any StatementDatabase, id: String) async throws {
+        try await lock(db, id: id)
+        try await db.raw("UPDATE users SET credential_epoch = credential_epoch + 1 WHERE id = \(bind: id)").run()
+    }
+
+    /// The account as a proof's completion judges it: the user, the username key, whether a
+    /// password change is pending, and its state (``AccountStateSQL``) for a proof of `factor` that
+    /// saw `epoch`.
+    static func account(_ db: any StatementDatabase, id: String, epoch: Int64, factor: AuthenticationMethod, now: Date) async throws -> AccountRow? {
+        guard let row = try await db.first("""
+            SELECT \(AccountStateSQL.state(epoch: "$1", factor: "$2", now: "$3")) AS state,
+                   username, created_at, username_key, password_change_required FROM users WHERE id = $4
+            """, .integer(epoch), .text(factor.rawValue), .time(now), .text(id)) else { return nil }
+        return AccountRow(user: User(id: id, username: try row.text(1), createdAt: try row.date(2)), usernameKey: try row.text(3),
+                          passwordChangeRequired: try row.integer(4) != 0, state: try row.text(0))
+    }
+
+    /// The account's credential epoch (for a verification about to begin), with its username key.
+    static func epoch(_ db: any StatementDatabase, id: String) async throws -> Int64? {
+        try await db.first("SELECT credential_epoch FROM users WHERE id = $1", .text(id)).map { try $0.integer(0) }
+    }
+
+    /// Spends a one-time password: it signed in once, and signs in no more.
+    static func spendOneTimePassword(_ db: any StatementDatabase, id: String, now: Date) async throws {
+        try await db.run("UPDATE users SET password_expires_at = $1 WHERE id = $2", .time(now), .text(id))
     }
 
     /// A user value from a row with `id`, `username` and `created_at`.
@@ -85,11 +123,31 @@ struct PasswordAccount: Sendable {
     var usernameKey: String
     var passwordHash: String
     var passwordChangeRequired: Bool
+    /// When a one-time password stops signing in (it is spent by its sign-in too).
+    var passwordExpiresAt: Date?
+    /// The credential epoch as read, before the password is checked.
+    var epoch: Int64
 
     fileprivate init(row: any SQLRow) throws {
         user = try UserTable.user(from: row)
         usernameKey = try row.decode(column: "username_key", as: String.self)
         passwordHash = try row.decode(column: "password_hash", as: String.self)
         passwordChangeRequired = try row.decode(column: "password_change_required", as: Int.self) != 0
+        passwordExpiresAt = try row.decodeOptionalDate(column: "password_expires_at")
+        epoch = try row.decode(column: "credential_epoch", as: Int64.self)
     }
+
+    /// Whether the password may still sign in at `now` (a one-time password expires).
+    func passwordIsValid(at now: Date) -> Bool {
+        passwordExpiresAt.map { $0 > now } ?? true
+    }
+}
+
+/// An account as a proof's completion judges it.
+struct AccountRow: Sendable {
+    var user: User
+    var usernameKey: String
+    var passwordChangeRequired: Bool
+    /// ``AccountStateSQL``'s verdict.
+    var state: String
 }

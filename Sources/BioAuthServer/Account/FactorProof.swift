@@ -1,0 +1,85 @@
+import BioAuthProtocol
+import Foundation
+
+/// A credential's answer, checked but not yet acted on: what the account core
+/// (``AccountCore/complete(_:for:)``) needs to decide whether it yields a session.
+///
+/// Each credential type (the password, a device key, a passkey) builds one after its own check
+/// (a hash, a signature, a WebAuthn assertion) and hands it to the core; none writes a
+/// transaction of its own. A new credential type conforms, naming its single-use challenge and its
+/// stored credential with the cases the storage knows (``ChallengeToSpend``, ``CredentialInUse``).
+protocol FactorProof: Sendable {
+    /// The factor it proves.
+    var factor: AuthenticationMethod { get }
+    /// The account it is for; `nil` for a username without one (only a password attempt has none).
+    var userID: String? { get }
+    /// The account's credential epoch when the check began: a password change, a recovery or a
+    /// revocation moves it, and a proof that saw an older epoch yields nothing.
+    var epoch: Int64 { get }
+    /// Whether the check held: the secret matched, the signature verified.
+    var holds: Bool { get }
+    /// The single-use challenge it answered, spent in the completion whatever the verdict (none for
+    /// a password, or a PIN whose challenge its reservation spent).
+    var challenge: ChallengeToSpend? { get }
+    /// The stored credential it verified, which must still be current when the session is made.
+    var credential: CredentialInUse { get }
+    /// Whose audit trail counts it when it did not hold (nobody's for a credential nobody has).
+    var failureSubject: AuditLog.Subject? { get }
+    /// For a secret factor, the attempt reserved against the lockout (``AccountCore/reserve(_:usernameKey:spending:)``).
+    var attempt: LockoutPolicy.Attempt? { get }
+    /// The audit event of a sign-in with it.
+    var signInEvent: AuditEvent.Kind { get }
+    /// An event recorded whole (not counted) when it did not hold; a passkey whose counter went back.
+    var failureEvent: AuditEvent.Kind? { get }
+    /// The answer when it did not hold.
+    var refusal: Rejection { get }
+    /// The answer when its challenge was spent or expired, or its account changed under it.
+    var challengeSpent: Rejection { get }
+    /// The answer when its credential is no longer current (revoked, or used by a racing sign-in).
+    var credentialGone: Rejection { get }
+    /// The answer when the account changed since the check began (its epoch moved), or a one-time
+    /// password was spent meanwhile.
+    var stale: Rejection { get }
+}
+
+extension FactorProof {
+    var challenge: ChallengeToSpend? { nil }
+    var attempt: LockoutPolicy.Attempt? { nil }
+    var failureEvent: AuditEvent.Kind? { nil }
+    var challengeSpent: Rejection { SignatureRules.unknownChallenge }
+    var credentialGone: Rejection { SignatureRules.unknownChallenge }
+    var stale: Rejection { challengeSpent }
+}
+
+/// The single-use challenge a proof answered.
+enum ChallengeToSpend: Sendable, Equatable {
+    /// A device key's authentication challenge (``AuthenticationChallenge``): its id is recorded as spent.
+    case authentication(AuthenticationChallenge)
+    /// A passkey ceremony's challenge: its row is deleted.
+    case webAuthn(ceremonyID: String, ceremony: Ceremony)
+}
+
+/// The stored credential a proof verified: it must still be current when the session is made, and
+/// the completion records its use.
+enum CredentialInUse: Sendable, Equatable {
+    /// The account's password (kept current by the credential epoch); it must not have expired
+    /// (a one-time password expires, and is spent by its sign-in).
+    case password
+    /// A device key, biometric or PIN, which must still be active; a PIN key's hash is replaced by
+    /// `newPINHash` when the PIN was hashed under a retired server key.
+    case deviceKey(registrationID: String, newPINHash: String? = nil)
+    /// A passkey, which must still be active with the counter it was verified against.
+    case passkey(id: String, verifiedSignCount: UInt32, signCount: UInt32, backedUp: Bool)
+
+    /// The credential's id as the audit trail and the session name it.
+    var registrationID: String? {
+        if case .deviceKey(let id, _) = self { return id }
+        return nil
+    }
+
+    /// The passkey's id, for a passkey.
+    var passkeyID: String? {
+        if case .passkey(let id, _, _, _) = self { return id }
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+/// The account rules a proof must meet before its session is made, as one SQL expression over a
+/// `users` row that both databases evaluate: the text is written here once, and
+/// ``SignInCompletion`` reads it on SQLite and ``SignInCompletionStatement`` gates on it on
+/// PostgreSQL.
+///
+/// The state is ``SignInCompletion/currentState`` only when the row's credential epoch is the one
+/// the proof saw, no password change is pending unless the proof is the (one-time) password, and a
+/// password proof's password has not expired (a one-time password expires, and its sign-in spends
+/// it by expiring it).
+enum AccountStateSQL {
+    /// A password change is pending and the proof is not the password.
+    static let passwordChangeRequired = "password_change_required"
+
+    /// The expression, with the placeholders (`$n`) of the proof's epoch, its factor and now, in
+    /// the order they first appear.
+    static func state(epoch: String, factor: String, now: String) -> String {
+        """
+        CASE WHEN credential_epoch <> \(epoch) THEN 'stale' \
+        WHEN password_change_required <> 0 AND \(factor) <> 'password' THEN '\(passwordChangeRequired)' \
+        WHEN \(factor) = 'password' AND password_expires_at IS NOT NULL AND password_expires_at <= \(now) THEN 'stale' \
+        ELSE '\(SignInCompletion.currentState)' END
+        """
+    }
+
+    /// A session's factors with `factor` added (once): the comma-separated list `factors` holds.
+    static func addingFactor(_ factor: String) -> String {
+        """
+        CASE WHEN factors = '' THEN method || CASE WHEN method = \(factor) THEN '' ELSE ',' || \(factor) END \
+        WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors \
+        ELSE factors || ',' || \(factor) END
+        """
+    }
+}

@@ -1,0 +1,74 @@
+import BioAuthProtocol
+import Foundation
+
+extension SignInCompletion {
+    /// The steps as separate statements inside the caller's transaction (SQLite, where a statement
+    /// costs no round trip and the single writer already serialises every change).
+    func runStatements(_ db: any StatementDatabase) async throws -> Verdict {
+        if let challenge {
+            guard try await spend(challenge, db) else { return .challengeSpent }
+        }
+        guard holds else { return .failed(locked: try await recordFailure(db)) }
+        guard let userID, let account = try await UserTable.account(db, id: userID, epoch: epoch, factor: factor, now: now) else { return .stale }
+        if let verdict = Self.verdict(onState: account.state) { return verdict }
+        guard try await markUsed(userID: userID, db) else { return .credentialGone }
+        try await FactorFailureTable.clear(db, usernameKey: account.usernameKey, factors: success.clears)
+        if account.passwordChangeRequired, factor == .password {
+            try await UserTable.spendOneTimePassword(db, id: userID, now: now)
+        }
+        let session: Session
+        switch success.purpose {
+        case .newSession(var new, let tokenDigest):
+            if account.passwordChangeRequired {
+                new.passwordChangeRequired = true
+                new.expiresAt = min(new.expiresAt, restrictedExpiry)
+            }
+            try await SessionTable.insert(db, new, tokenDigest: tokenDigest)
+            session = new
+        case .renew(let sessionID):
+            guard let renewed = try await SessionTable.renew(db, id: sessionID, userID: userID, factor: factor, stepsUp: success.stepsUp, now: now)
+            else { return .sessionEnded }
+            session = renewed
+        }
+        try await AuditLog.record(db, userID: userID, type: success.event, outcome: .success, at: now,
+                                  registrationID: credential.registrationID, passkeyID: credential.passkeyID, sessionID: session.id)
+        return .completed(account.user, session)
+    }
+
+    /// Spends the challenge; `false` when it was spent before or has expired.
+    private func spend(_ challenge: ChallengeToSpend, _ db: any StatementDatabase) async throws -> Bool {
+        switch challenge {
+        case .authentication(let challenge): try await SpentChallengeTable.spend(db, challenge, now: now.millisecondsSince1970)
+        case .webAuthn(let id, let ceremony): try await WebAuthnChallengeTable.consume(db, id: id, ceremony: ceremony, now: now)
+        }
+    }
+
+    /// Counts a failure, locking the factor when the policy says so; whether it locked.
+    private func recordFailure(_ db: any StatementDatabase) async throws -> Bool {
+        var locked = false
+        if let (attempt, lock) = failure.lock {
+            locked = try await FactorFailureTable.lock(db, attempt, lock, clock: lockClock)
+        }
+        if let subject = failure.subject {
+            try await AuditLog.count(db, subject, type: failure.event, outcome: .failure, at: now,
+                                     registrationID: credential.registrationID, passkeyID: credential.passkeyID)
+        }
+        if let event = failure.recordedEvent, let userID {
+            try await AuditLog.record(db, userID: userID, type: event, outcome: .failure, at: now, passkeyID: credential.passkeyID)
+        }
+        return locked
+    }
+
+    /// Records the credential's use; `false` when it is no longer current.
+    private func markUsed(userID: String, _ db: any StatementDatabase) async throws -> Bool {
+        switch credential {
+        case .password:
+            true
+        case .deviceKey(let registrationID, let newPINHash):
+            try await RegistrationTable.markUsed(db, id: registrationID, userID: userID, now: now, newPINHash: newPINHash)
+        case .passkey(let id, let verifiedSignCount, let signCount, let backedUp):
+            try await PasskeyTable.markUsed(db, id: id, userID: userID, expectedSignCount: verifiedSignCount, signCount: signCount,
+                                            backedUp: backedUp, now: now)
+        }
+    }
+}
