@@ -3,12 +3,14 @@ import Foundation
 /// The floor for PostgreSQL: pgbench running a biometric sign-in's reads and writes at the sweep's
 /// client counts.
 ///
-/// The script is one sign-in, as one pgbench transaction: the challenge's registration check
-/// (issuing writes nothing) and the completion's transaction (durable), one statement per round
-/// trip, as a client library without pipelining sends them; not the registration's key, which
-/// the server reads once per device and remembers. pgbench prepares each statement once per
-/// connection (`-M prepared`). The server sends the completion as one statement
-/// (`BiometricSignInWrites` in BioAuthServer); reaching the floor with fewer round trips is the server's work.
+/// The script is one sign-in, as one pgbench transaction: the challenge's registration check with
+/// its owner's credential epoch (issuing writes nothing) and the completion's transaction
+/// (durable: the spent id, the account read `FOR KEY SHARE`, the registration's last use, the
+/// session, the audit event), one statement per round trip, as a client library without
+/// pipelining sends them; not the registration's key, which the server reads once per device and
+/// remembers. pgbench prepares each statement once per connection (`-M prepared`). The server
+/// sends the completion as one statement (`SignInCompletionStatement` in BioAuthServer); reaching
+/// the floor with fewer round trips is the server's work.
 enum PostgresFloor {
     /// The pgbench script for accounts numbered 1 to `accounts` (see ``BenchmarkDatabase/floorIdentifiers(_:)``).
     static func script(accounts: Int) -> String {
@@ -19,12 +21,12 @@ enum PostgresFloor {
         return """
             \\set n random(1, \(accounts))
             \\set c random(1, 4611686018427387903)
-            SELECT 1 AS active FROM registrations WHERE id = \(registration) AND status = 'active';
+            SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id WHERE registrations.id = \(registration) AND registrations.status = 'active';
             BEGIN;
-            INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 84, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
-            UPDATE registrations SET last_used_at = \(now) WHERE id = \(registration) AND status = 'active' RETURNING id;
-            SELECT id, username, created_at FROM users WHERE id = \(user);
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required, legacy_token) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0, 0);
+            INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 100, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
+            SELECT id, username, username_key, created_at, password_change_required, CASE WHEN credential_epoch <> 0 THEN 'stale' ELSE 'current' END AS state FROM users WHERE id = \(user) FOR KEY SHARE;
+            UPDATE registrations SET last_used_at = \(now), pin_hash = COALESCE(NULL, pin_hash) WHERE id = \(registration) AND user_id = \(user) AND status = 'active' RETURNING user_id;
+            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required, legacy_token, factors, step_up_at) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0, 0, 'biometric', \(now));
             INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ('evt_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), 'biometric.sign_in', 'success', \(now), \(registration), 'ses_' || lpad(to_hex(:c::bigint), 32, '0'));
             COMMIT;
 

@@ -10,26 +10,36 @@ import VaporCSQLite
 /// the given accounts; the loop then runs, on one thread, the statements the server runs for one
 /// sign-in, on one connection with the server's settings (``SQLiteConnectionSettings``):
 ///
-/// - the challenge: the registration check (issuing writes nothing);
+/// - the challenge: the registration check with its owner's credential epoch (issuing writes nothing);
 /// - (not the registration's key: the server reads it once per device and remembers it);
-/// - the completion: `BEGIN IMMEDIATE`, the challenge's spent id, the registration's last use,
-///   the user, the session's insert, the audit event's insert, `COMMIT`.
+/// - the completion: `BEGIN IMMEDIATE`, the challenge's spent id, the account and its state, the
+///   registration's last use, the session's insert, the audit event's insert, `COMMIT`.
 ///
 /// One durable commit per sign-in: what the server would reach if its own code cost nothing and
 /// it committed each sign-in on its own.
 enum SQLiteFloor {
     /// The statements, as the server's tables write them (captured from a trace of a sign-in).
     static let challengeStatements = [
-        "SELECT 1 FROM registrations WHERE id = $1 AND status = 'active'",
+        """
+        SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id
+        WHERE registrations.id = $1 AND registrations.status = 'active'
+        """,
     ]
     static let completionStatements = [
         "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id",
-        "UPDATE registrations SET last_used_at = $1 WHERE id = $2 AND status = 'active' RETURNING id",
-        "SELECT username, created_at FROM users WHERE id = $1",
+        """
+        SELECT CASE WHEN credential_epoch <> $1 THEN 'stale' WHEN password_change_required <> 0 AND $2 <> 'password' THEN 'password_change_required' \
+        WHEN $2 = 'password' AND password_expires_at IS NOT NULL AND password_expires_at <= $3 THEN 'stale' ELSE 'current' END AS state,
+               username, created_at, username_key, password_change_required FROM users WHERE id = $4
+        """,
+        """
+        UPDATE registrations SET last_used_at = $1, pin_hash = COALESCE($2, pin_hash)
+        WHERE id = $3 AND user_id = $4 AND status = 'active' RETURNING id
+        """,
         """
         INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                              password_change_required, legacy_token)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0)
+                              password_change_required, legacy_token, factors, step_up_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12)
         """,
         "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     ]
@@ -58,16 +68,17 @@ enum SQLiteFloor {
             let account = accounts[done % accounts.count]
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             // As long as the server's, and like it beginning with the expiry.
-            let challengeID = SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(32))
+            let challengeID = SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(40))
             let sessionID = SecureRandom.identifier(.session)
 
             try connection.run(challengeStatements[0], .text(account.registration))
             try connection.run("BEGIN IMMEDIATE")
             try connection.run(completionStatements[0], .text(challengeID))
-            try connection.run(completionStatements[1], .integer(now), .text(account.registration))
-            try connection.run(completionStatements[2], .text(account.user))
+            try connection.run(completionStatements[1], .integer(0), .text("biometric"), .integer(now), .text(account.user))
+            try connection.run(completionStatements[2], .integer(now), .null, .text(account.registration), .text(account.user))
             try connection.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),
-                            .text(account.registration), .null, .integer(now), .integer(now + 3_600_000), .integer(now), .integer(0))
+                            .text(account.registration), .null, .integer(now), .integer(now + 3_600_000), .integer(now), .integer(0),
+                            .text("biometric"), .integer(now))
             try connection.run(completionStatements[4], .text(SecureRandom.identifier(.event)), .text(account.user), .text("biometric.sign_in"),
                             .text("success"), .integer(now), .text(account.registration), .text(sessionID))
             try connection.run("COMMIT")

@@ -35,7 +35,9 @@ struct HandWrittenJSONTests {
                 expiresAt: Self.randomDate(&random),
                 authentication: .init(method: method, registrationID: Bool.random(using: &random) ? Self.randomText(&random) : nil,
                                       passkeyID: Bool.random(using: &random) ? Self.randomText(&random) : nil),
-                authenticatedAt: Self.randomDate(&random), passwordChangeRequired: Bool.random(using: &random))
+                authenticatedAt: Self.randomDate(&random),
+                factors: Array(AuthenticationMethod.allCases.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random))),
+                stepUpAt: Bool.random(using: &random) ? Self.randomDate(&random) : nil, passwordChangeRequired: Bool.random(using: &random))
             let response = SignInResponse(
                 sessionToken: Self.randomText(&random), session: session,
                 user: User(id: Self.randomText(&random), username: Self.randomText(&random), createdAt: Self.randomDate(&random)))

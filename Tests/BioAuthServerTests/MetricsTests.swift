@@ -62,7 +62,7 @@ struct MetricsTests {
             let after = Self.counts(try await Self.scrape(server).text)
             func added(_ series: String) -> Double { (after[series] ?? 0) - (before[series] ?? 0) }
             // The challenge reads its registration; the completion is one transaction (SQLite) or
-            // one writing statement (PostgreSQL, BiometricSignInWrites).
+            // one writing statement (PostgreSQL, SignInCompletionStatement).
             #expect(added(#"bioauth_database_wait_seconds_count{work="read"}"#) >= 1, "\(after)")
             let completion = server.server.database.flavor == .sqlite ? "transaction" : "write"
             #expect(added(#"bioauth_database_wait_seconds_count{work="\#(completion)"}"#) >= 1)

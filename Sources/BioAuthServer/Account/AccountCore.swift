@@ -13,7 +13,8 @@ import Foundation
 /// credential still being current; clears the factor's failures; and creates the session with the
 /// factors that made it (or renews the caller's), with its audit event.
 ///
-/// A secret factor (the password, a PIN) first reserves its attempt (``reserve(_:usernameKey:spending:)``),
+/// A secret factor (the password, a PIN) first reserves its attempt
+/// (``reserve(_:usernameKey:subject:event:registrationID:spending:)``),
 /// so that the lockout bounds the secrets checked however many attempts race.
 struct AccountCore: Sendable {
     let database: any DatabaseProvider

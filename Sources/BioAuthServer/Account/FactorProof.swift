@@ -25,7 +25,8 @@ protocol FactorProof: Sendable {
     var credential: CredentialInUse { get }
     /// Whose audit trail counts it when it did not hold (nobody's for a credential nobody has).
     var failureSubject: AuditLog.Subject? { get }
-    /// For a secret factor, the attempt reserved against the lockout (``AccountCore/reserve(_:usernameKey:spending:)``).
+    /// For a secret factor, the attempt reserved against the lockout
+    /// (``AccountCore/reserve(_:usernameKey:subject:event:registrationID:spending:)``).
     var attempt: LockoutPolicy.Attempt? { get }
     /// The audit event of a sign-in with it.
     var signInEvent: AuditEvent.Kind { get }

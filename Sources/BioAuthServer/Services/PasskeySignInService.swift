@@ -25,7 +25,7 @@ struct PasskeySignInService: Sendable {
             return username
         }
         let decoyKey = self.decoyKey
-        return try await open(userID: { db in
+        return try await open(listing: { db in
             guard let username else { return (nil, []) }
             let userID = try await UserTable.id(db, usernameKey: username.key)
             var allowed: [PublicKeyCredentialDescriptorJSON] = []
@@ -37,16 +37,16 @@ struct PasskeySignInService: Sendable {
     /// Request options for re-authenticating the caller with one of their passkeys: bound to their
     /// session, listing their passkeys; `404 not_found` when they have none.
     func reauthenticationOptions(for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
-        try await open(userID: { db in
+        try await open(listing: { db in
             let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
             guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; re-authenticate with the password.") }
             return (caller.userID, allowed)
         }, usernameFirst: true, sessionID: caller.sessionID)
     }
 
-    /// Stores a new authentication ceremony for the user and credentials `allowing` finds.
+    /// Stores a new authentication ceremony for the user `listing` names, with the credentials it lists.
     private func open(
-        userID allowing: @escaping @Sendable (any StatementDatabase) async throws -> (String?, [PublicKeyCredentialDescriptorJSON]),
+        listing: @escaping @Sendable (any StatementDatabase) async throws -> (userID: String?, allowed: [PublicKeyCredentialDescriptorJSON]),
         usernameFirst: Bool, sessionID: String?
     ) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
         let now = core.time.now()
@@ -54,7 +54,7 @@ struct PasskeySignInService: Sendable {
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
         let allowed = try await database.transaction { db in
-            let (userID, allowed) = try await allowing(db)
+            let (userID, allowed) = try await listing(db)
             try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .authentication, userID: userID, sessionID: sessionID,
                                                     usernameFirst: usernameFirst, challenge: challenge, now: now, expiresAt: expiresAt)
             return allowed

@@ -1,8 +1,8 @@
 import SQLKit
 
 /// Which SQL dialect a database speaks, for the few places where SQLite and PostgreSQL differ:
-/// column types, and the biometric sign-in's completion, which PostgreSQL runs as one statement
-/// (``BiometricSignInWrites``). Other queries are written once, in the common subset
+/// column types, and the account core's completion of every sign-in, which PostgreSQL runs as one
+/// statement (``SignInCompletionStatement``). Other queries are written once, in the common subset
 /// (`INSERT … ON CONFLICT`, `UPDATE/DELETE … RETURNING`).
 package enum SQLFlavor: Sendable {
     case sqlite

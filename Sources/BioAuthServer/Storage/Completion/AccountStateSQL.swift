@@ -21,13 +21,4 @@ enum AccountStateSQL {
         ELSE '\(SignInCompletion.currentState)' END
         """
     }
-
-    /// A session's factors with `factor` added (once): the comma-separated list `factors` holds.
-    static func addingFactor(_ factor: String) -> String {
-        """
-        CASE WHEN factors = '' THEN method || CASE WHEN method = \(factor) THEN '' ELSE ',' || \(factor) END \
-        WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors \
-        ELSE factors || ',' || \(factor) END
-        """
-    }
 }

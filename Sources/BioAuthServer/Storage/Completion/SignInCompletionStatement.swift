@@ -139,7 +139,7 @@ enum SignInCompletionStatement: PreparedStatementText {
         ), renewed AS (
             UPDATE sessions
             SET authenticated_at = $1, step_up_at = CASE WHEN $20 = 1 THEN $1 ELSE step_up_at END,
-                factors = \(AccountStateSQL.addingFactor("$8"))
+                factors = \(SessionTable.addingFactor("$8"))
             WHERE $15 = 'renew' AND id = $16 AND user_id = $6 AND revoked_at IS NULL AND expires_at > $1 AND EXISTS (SELECT 1 FROM used)
             RETURNING id, created_at, expires_at, method, registration_id, passkey_id, authenticated_at, factors, step_up_at,
                       password_change_required

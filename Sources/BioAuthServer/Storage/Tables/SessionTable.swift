@@ -29,6 +29,18 @@ enum SessionTable {
         }
     }
 
+    /// A session's factors with the factor `factor` names added (once), as an SQL expression both
+    /// databases evaluate (``renew(_:id:userID:factor:stepsUp:now:)`` and
+    /// ``SignInCompletionStatement``): `factors` is the comma-separated list, empty for a session
+    /// from before it (which proved its `method`).
+    static func addingFactor(_ factor: String) -> String {
+        """
+        CASE WHEN factors = '' THEN method || CASE WHEN method = \(factor) THEN '' ELSE ',' || \(factor) END \
+        WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors \
+        ELSE factors || ',' || \(factor) END
+        """
+    }
+
     /// The step-up time a row holds; a session from before the column (no `factors`) counts its
     /// last authentication unless it was a PIN's.
     private static let stepUpColumn = "CASE WHEN factors = '' AND method <> 'pin' THEN COALESCE(step_up_at, authenticated_at) ELSE step_up_at END"
@@ -84,7 +96,7 @@ enum SessionTable {
     ) async throws -> Session? {
         guard try await db.first("""
             UPDATE sessions SET authenticated_at = $1, step_up_at = CASE WHEN $2 = 1 THEN $1 ELSE step_up_at END,
-                                factors = \(AccountStateSQL.addingFactor("$3"))
+                                factors = \(addingFactor("$3"))
             WHERE id = $4 AND user_id = $5 AND revoked_at IS NULL AND expires_at > $1 RETURNING id
             """, .time(now), .integer(stepsUp ? 1 : 0), .text(factor.rawValue), .text(id), .text(userID)) != nil else { return nil }
         return try await live(db, userID: userID, id: id, now: now).first
