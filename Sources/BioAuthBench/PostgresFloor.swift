@@ -21,7 +21,7 @@ enum PostgresFloor {
         return """
             \\set n random(1, \(accounts))
             \\set c random(1, 4611686018427387903)
-            SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id WHERE registrations.id = \(registration) AND registrations.status = 'active';
+            SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations WHERE id = \(registration) AND status = 'active';
             BEGIN;
             INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 100, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
             SELECT id, username, username_key, created_at, password_change_required, CASE WHEN credential_epoch <> 0 THEN 'stale' ELSE 'current' END AS state FROM users WHERE id = \(user) FOR KEY SHARE;

@@ -21,8 +21,8 @@ enum SQLiteFloor {
     /// The statements, as the server's tables write them (captured from a trace of a sign-in).
     static let challengeStatements = [
         """
-        SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id
-        WHERE registrations.id = $1 AND registrations.status = 'active'
+        SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
+        WHERE id = $1 AND status = 'active'
         """,
     ]
     static let completionStatements = [

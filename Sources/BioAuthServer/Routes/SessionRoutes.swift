@@ -21,7 +21,7 @@ struct SessionRoutes {
             return try JSONBody.response(try await reauthentication.reauthenticate(body, for: try context.requireCaller()))
         }
         router.route(.createReauthenticationPasskeyOptions, in: catalog) { _, context in
-            try JSONBody.response(try await reauthentication.passkeys.reauthenticationOptions(for: try context.requireCaller()), status: .created)
+            try JSONBody.response(try await reauthentication.passkeyOptions(for: try context.requireCaller()), status: .created)
         }
         router.route(.signOutElsewhere, in: catalog) { _, context in
             try await sessions.revokeOthers(of: try context.requireCaller())

@@ -15,8 +15,8 @@ import SQLKit
 ///   margin of ``spentChallengeMargin``: an instance whose clock runs behind still refuses a
 ///   replay, and one whose clock runs ahead forgets nothing another still accepts;
 /// - rate windows older than the current minute;
-/// - the failure counters of usernames without an account, once unlocked and idle for
-///   ``lockoutIdle`` (an account's counters stay until a success clears them: failures are never
+/// - the failure counters of usernames without an account, once idle for ``lockoutIdle`` (they
+///   guard nothing; an account's counters stay until a success clears them: failures are never
 ///   forgotten because time passed);
 /// - audit events and counted failures older than ``auditRetention``.
 ///
@@ -39,7 +39,7 @@ struct Housekeeping: Sendable {
     let retention: Duration
     /// How long audit events and counted failures are kept.
     let auditRetention: Duration
-    /// How long the counters of a username without an account are kept, unlocked and idle.
+    /// How long the counters of a username without an account are kept idle.
     let lockoutIdle: Duration
     let logger: Logger
 

@@ -1,4 +1,5 @@
 import BioAuthProtocol
+import BioAuthWebAuthn
 import Foundation
 
 /// Re-authentication on a live session (`POST /v1/sessions/current/reauthenticate`): the
@@ -17,6 +18,11 @@ struct ReauthenticationService: Sendable {
     /// The keys of registrations that answered challenges before.
     let signingKeys: SigningKeyCache
     var core: AccountCore { check.core }
+
+    /// A passkey ceremony for re-authenticating the caller, bound to their session.
+    func passkeyOptions(for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
+        try await passkeys.reauthenticationOptions(for: caller)
+    }
 
     /// Re-authenticates the caller with exactly one of the three proofs.
     func reauthenticate(_ request: ReauthenticationBody, for caller: Caller) async throws -> CurrentSessionResponse {

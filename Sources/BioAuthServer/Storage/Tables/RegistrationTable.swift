@@ -82,12 +82,13 @@ enum RegistrationTable {
         static let parameters: [SQLType] = [.text, .text]
     }
 
-    /// ``activeOwnerEpoch(_:id:)``'s query, run for every challenge.
+    /// ``activeOwnerEpoch(_:id:)``'s query, run for every challenge. The owner's epoch is a
+    /// subquery, not a join: SQLite (3.54) re-prepares a join that binds the key on every run.
     enum ActiveOwnerEpoch: PreparedStatementText {
         static let name = "bioauth_registration_active_owner_epoch"
         static let sql = """
-            SELECT users.credential_epoch FROM registrations JOIN users ON users.id = registrations.user_id
-            WHERE registrations.id = $1 AND registrations.status = 'active'
+            SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
+            WHERE id = $1 AND status = 'active'
             """
         static let parameters: [SQLType] = [.text]
     }

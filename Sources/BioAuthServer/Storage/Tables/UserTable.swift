@@ -91,15 +91,23 @@ enum UserTable {
     /// password change is pending, and its state (``AccountStateSQL``) for a proof of `factor` that
     /// saw `epoch`.
     static func account(_ db: any StatementDatabase, id: String, epoch: Int64, factor: AuthenticationMethod, now: Date) async throws -> AccountRow? {
-        guard let row = try await db.first("""
-            SELECT \(AccountStateSQL.state(epoch: "$1", factor: "$2", now: "$3")) AS state,
-                   username, created_at, username_key, password_change_required FROM users WHERE id = $4
-            """, .integer(epoch), .text(factor.rawValue), .time(now), .text(id)) else { return nil }
+        guard let row = try await db.first(AccountState.self, .integer(epoch), .text(factor.rawValue), .time(now), .text(id)) else { return nil }
         return AccountRow(user: User(id: id, username: try row.text(1), createdAt: try row.date(2)), usernameKey: try row.text(3),
                           passwordChangeRequired: try row.integer(4) != 0, state: try row.text(0))
     }
 
-    /// The account's credential epoch (for a verification about to begin), with its username key.
+    /// ``account(_:id:epoch:factor:now:)``'s query, run for every sign-in on SQLite (PostgreSQL
+    /// evaluates the same state inside ``SignInCompletionStatement``).
+    enum AccountState: PreparedStatementText {
+        static let name = "bioauth_user_account_state"
+        static let sql = """
+            SELECT \(AccountStateSQL.state(epoch: "$1", factor: "$2", now: "$3")) AS state,
+                   username, created_at, username_key, password_change_required FROM users WHERE id = $4
+            """
+        static let parameters: [SQLType] = [.integer, .text, .integer, .text]
+    }
+
+    /// The account's credential epoch (for a verification about to begin).
     static func epoch(_ db: any StatementDatabase, id: String) async throws -> Int64? {
         try await db.first("SELECT credential_epoch FROM users WHERE id = $1", .text(id)).map { try $0.integer(0) }
     }
