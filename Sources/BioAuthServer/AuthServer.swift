@@ -28,18 +28,18 @@ package struct AuthServer: Sendable {
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics: ServerMetrics
 
-    /// Opens (creating and migrating as needed) the database the configuration names.
+    /// Opens (creating and migrating as needed) the database the configuration names, once every
+    /// other setting (the PIN key, the passkey relying party and its trust roots) has been checked:
+    /// a setting that cannot work touches no database.
     package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
+        if !PostgresDatabaseProvider.isURL(configuration.databasePath) { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
+        let relyingParty = try relyingParty(configuration)
+        let pinKeys = try pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
         let database = try await openDatabase(configuration, metrics: metrics.database, logger: logger)
-        do {
-            return AuthServer(configuration: configuration, database: database, pinKeys: try pinKeyRing(configuration),
-                              challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-                              relyingParty: try relyingParty(configuration), logger: logger, metrics: metrics)
-        } catch {
-            try? await database.shutdown()
-            throw error
-        }
+        return AuthServer(configuration: configuration, database: database, pinKeys: pinKeys,
+                          challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
+                          relyingParty: relyingParty, logger: logger, metrics: metrics)
     }
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
@@ -76,15 +76,23 @@ package struct AuthServer: Sendable {
 
     /// The PIN keys: given, from the named file, or (SQLite only) from `<database>.pin-key`,
     /// created at first start. Instances sharing a PostgreSQL must share one key file, so one is
-    /// never made up for them.
-    static func pinKeyRing(_ configuration: ServerConfiguration) throws -> PINKeyRing {
+    /// never made up for them. A key beside the database is fine for development (relying party
+    /// `localhost`); anywhere else it is logged as a warning: a stolen disk or backup holds both.
+    static func pinKeyRing(_ configuration: ServerConfiguration, logger: Logger? = nil) throws -> PINKeyRing {
         if let ring = configuration.pinKeyRing { return ring }
         let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
         if let file = configuration.pinKeyFile { return try PINKeyRing.load(path: file, create: !postgres) }
         guard !postgres else {
             throw PINKeyRing.FileError(description: "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md")
         }
-        return try PINKeyRing.load(path: configuration.databasePath + ".pin-key", create: true)
+        let beside = configuration.databasePath + ".pin-key"
+        if configuration.relyingPartyID != "localhost" {
+            logger?.warning("""
+                the PIN key is \(beside), beside the database: a stolen disk or backup holds both, and PINs fall to an offline \
+                search; give --pin-key-file (BIOAUTH_PIN_KEY_FILE) a file kept apart (docs/DEPLOYMENT.md)
+                """)
+        }
+        return try PINKeyRing.load(path: beside, create: true)
     }
 
     /// The passkey relying party the configuration describes; `direct` attestation reads its
@@ -188,7 +196,8 @@ package struct AuthServer: Sendable {
 
     /// Serves the API and the metrics listener until SIGINT or SIGTERM, lets in-flight requests
     /// finish, then closes the database. Meanwhile the purge runs every
-    /// ``ServerConfiguration/purgeInterval``. If either listener cannot start, neither runs.
+    /// ``ServerConfiguration/purgeInterval``. Both listeners are announced once both are bound; if
+    /// either cannot start, neither runs and the error (``ListenerError``) names it.
     package func run(
         onServerRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in },
         onMetricsRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
@@ -196,8 +205,12 @@ package struct AuthServer: Sendable {
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoopCount)
         defer { eventLoops.shutdownGracefully { _ in } }
         // Either listener ending (a port in use) shuts the other down gracefully, not by cancelling it.
+        let announcement = ListenerAnnouncement(api: onServerRunning, metrics: onMetricsRunning)
         let services: [any Service] = [
-            application(onServerRunning: onServerRunning, eventLoops: .shared(eventLoops)), metricsApplication(onServerRunning: onMetricsRunning),
+            Listener(role: .api, host: configuration.host, port: configuration.port,
+                     application: application(onServerRunning: { await announcement.bound(.api, host: $0, port: $1) }, eventLoops: .shared(eventLoops))),
+            Listener(role: .metrics, host: configuration.metricsHost, port: configuration.metricsPort,
+                     application: metricsApplication(onServerRunning: { await announcement.bound(.metrics, host: $0, port: $1) })),
         ]
         let listeners = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map {

@@ -2,7 +2,6 @@ import ArgumentParser
 import BioAuthServer
 import Foundation
 import Logging
-import NIOCore
 
 /// `bioauth serve`: the HTTP server over an embedded SQLite file or a shared PostgreSQL.
 ///
@@ -121,19 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("BioAuth metrics on http://\(host):\(port)/metrics\n".utf8))
             })
         } catch {
-            throw ValidationFailure(describe(error, configuration: configuration))
+            // Every failure an operator can fix (a port in use, a database, a key file) describes itself in one line.
+            throw ValidationFailure(String(describing: error))
         }
-    }
-
-    /// One line for the failures an operator can fix.
-    private func describe(_ error: any Error, configuration: ServerConfiguration) -> String {
-        if let error = error as? IOError, error.errnoCode == EADDRINUSE {
-            return "port \(configuration.port) on \(configuration.host) is already in use"
-        }
-        if let error = error as? IOError, error.errnoCode == EADDRNOTAVAIL {
-            return "cannot listen on \(configuration.host): no such address on this machine"
-        }
-        return String(describing: error)
     }
 }
 

@@ -96,6 +96,7 @@ struct ServeCommandTests {
         ["--requests-per-minute", "0"], ["--max-pending-registrations", "0"], ["--challenges-per-minute", "0"],
         ["--request-timeout", "0"], ["--max-header-bytes", "10"], ["--max-registrations", "0"],
         ["--purge-interval", "0"], ["--session-retention-days", "-1"], ["--database-connections", "0"],
+        ["--port", "9000", "--metrics-port", "9000"],
     ])
     func invalidFlag(arguments: [String]) async throws {
         let server = try Self.launch(["serve"] + arguments)

@@ -172,6 +172,9 @@ extension ServerConfiguration {
                 try setting.apply(text, fromFlag: false, to: &configuration)
             }
         }
+        if configuration.port != 0, configuration.port == configuration.metricsPort, configuration.host == configuration.metricsHost {
+            throw SettingError("--\(ServerSetting.metricsPort.flag) must differ from --\(ServerSetting.port.flag) on the same host (both are \(configuration.port)).")
+        }
         return configuration
     }
 }

@@ -45,14 +45,23 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         self.metrics = metrics
     }
 
-    /// Opens (creating if needed) the database file at `path`; its waits and commits go to
-    /// `metrics`.
-    static func open(path: String, metrics: DatabaseMetrics? = nil, logger: Logger) async throws -> SQLiteDatabaseProvider {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    /// Checks that `path` can name a database file, touching nothing: its folder exists and it is
+    /// not itself a folder.
+    static func checkLocation(_ path: String) throws {
         var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw OpenError(path: path, reason: "it is a directory")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OpenError(path: path, reason: "directory \(directory) does not exist")
         }
+    }
+
+    /// Opens (creating if needed) the database file at `path`; its waits and commits go to
+    /// `metrics`.
+    static func open(path: String, metrics: DatabaseMetrics? = nil, logger: Logger) async throws -> SQLiteDatabaseProvider {
+        try checkLocation(path)
         let thread = SQLiteThread(name: "sqlite")
         var opened: SQLiteHandle?
         var readers: SQLiteReaders?
