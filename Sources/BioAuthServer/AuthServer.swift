@@ -27,19 +27,26 @@ package struct AuthServer: Sendable {
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics: ServerMetrics
+    /// Open client connections at most (``ServerConfiguration/maxConnections``, fitted to the
+    /// descriptor limit at start).
+    package let connectionCap: Int
 
     /// Opens (creating and migrating as needed) the database the configuration names, once every
     /// other setting (the PIN key, the passkey relying party and its trust roots) has been checked:
     /// a setting that cannot work touches no database.
     package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
-        if !PostgresDatabaseProvider.isURL(configuration.databasePath) { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
+        let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
+        if !postgres { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
+        let descriptors = DescriptorBudget(limit: DescriptorBudget.raisedToHardLimit(),
+                                           reserved: DescriptorBudget.reserve(databaseConnections: postgres ? configuration.databaseMaxConnections : 16))
+        let connectionCap = try descriptors.connectionCap(configured: configuration.maxConnections)
         let relyingParty = try relyingParty(configuration)
         let pinKeys = try pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
         let database = try await openDatabase(configuration, metrics: metrics.database, logger: logger)
         return AuthServer(configuration: configuration, database: database, pinKeys: pinKeys,
                           challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-                          relyingParty: relyingParty, logger: logger, metrics: metrics)
+                          relyingParty: relyingParty, logger: logger, metrics: metrics, connectionCap: connectionCap)
     }
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
@@ -139,10 +146,12 @@ package struct AuthServer: Sendable {
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000))
+        let perAddress = ConnectionCounter(perAddress: configuration.maxConnectionsPerAddress, refused: metrics.refusedConnection)
         return Application(
             router: makeRouter(),
-            server: .http1(configuration: http1),
-            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth"),
+            server: HTTPServerBuilder { responder in CappedChildChannel(base: HTTP1Channel(responder: responder, configuration: http1), counter: perAddress) },
+            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(connectionCap, logger: logger)),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             },
@@ -167,7 +176,9 @@ package struct AuthServer: Sendable {
         }
         return Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth metrics"),
+            // A scraper needs one connection; the few allowed come out of DescriptorBudget's reserve.
+            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth metrics",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(16, logger: logger)),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             },

@@ -24,11 +24,17 @@ package final class BioAuthProcess: @unchecked Sendable {
     private var stdoutData = Data()
     private var stderrData = Data()
 
-    /// Starts `bioauth arguments…` with this process's environment plus `environment`.
+    /// Starts `bioauth arguments…` with this process's environment plus `environment`, through
+    /// `launcher` when given (`["/usr/bin/prlimit", "--nofile=1024"]` runs it under that limit).
     /// Its standard error is collected unless `passStandardError` hands it to this process's.
-    package init(_ arguments: [String], environment: [String: String] = [:], passStandardError: Bool = false) throws {
-        process.executableURL = Self.binary
-        process.arguments = arguments
+    package init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [], passStandardError: Bool = false) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in

@@ -42,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
     var challengesPerMinute: Int?
     @Option(name: .customLong(ServerSetting.requestsPerMinute.flag), help: ArgumentHelp(ServerSetting.requestsPerMinute.help))
     var requestsPerMinute: Int?
+    @Option(name: .customLong(ServerSetting.maxConnections.flag), help: ArgumentHelp(ServerSetting.maxConnections.help))
+    var maxConnections: Int?
+    @Option(name: .customLong(ServerSetting.maxConnectionsPerAddress.flag), help: ArgumentHelp(ServerSetting.maxConnectionsPerAddress.help))
+    var maxConnectionsPerAddress: Int?
     @Flag(name: .customLong(ServerSetting.trustForwardedFor.flag), help: ArgumentHelp(ServerSetting.trustForwardedFor.help))
     var trustForwardedFor = false
     @Option(name: .customLong(ServerSetting.requestTimeout.flag), help: ArgumentHelp(ServerSetting.requestTimeout.help)) var requestTimeout: Int?
@@ -85,7 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.sessionMaxMinutes, sessionMaxMinutes.map(String.init)), (.sessionIdleMinutes, sessionIdleMinutes.map(String.init)),
             (.passwordCost, passwordCost.map(String.init)), (.maxRegistrations, maxRegistrations.map(String.init)),
             (.maxPendingRegistrations, maxPendingRegistrations.map(String.init)), (.challengesPerMinute, challengesPerMinute.map(String.init)),
-            (.requestsPerMinute, requestsPerMinute.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
+            (.requestsPerMinute, requestsPerMinute.map(String.init)), (.maxConnections, maxConnections.map(String.init)),
+            (.maxConnectionsPerAddress, maxConnectionsPerAddress.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
             (.requestTimeout, requestTimeout.map(String.init)), (.maxHeaderBytes, maxHeaderBytes.map(String.init)),
             (.purgeInterval, purgeInterval.map(String.init)), (.sessionRetentionDays, sessionRetentionDays.map(String.init)),
             (.auditRetentionDays, auditRetentionDays.map(String.init)), (.lockoutThreshold, lockoutThreshold.map(String.init)),

@@ -64,4 +64,34 @@ struct StartupChecksTests {
             #expect(FileManager.default.fileExists(atPath: path + ".pin-key"))
         }
     }
+
+    @Test("a connection cap the descriptor limit cannot hold is refused at start, saying what to change; the default fits it")
+    func connectionCapFitsDescriptors() async throws {
+        try await TestDatabase.current.withFreshDatabase { location in
+            let tooMany = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", location, "--max-connections", "2000"],
+                                             environment: ["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile], launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            #expect(try await tooMany.waitForExit(timeout: .seconds(60)) == 1)
+            let lines = tooMany.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("Error: --max-connections 2000 needs ") && lines[0].contains("the limit is 1024")
+                    && lines[0].contains("LimitNOFILE"), "stderr: \(tooMany.stderr)")
+            #expect(try await isUntouched(location))
+            let fitted = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", location],
+                                            environment: ["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile], launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            defer { fitted.process.terminate() }
+            _ = try await fitted.waitForPort()
+        }
+    }
+
+    @Test("the server raises its soft descriptor limit to the hard limit at start")
+    func raisesSoftLimit() async throws {
+        try await TestDatabase.sqlite.withFreshDatabase { path in
+            let server = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", path],
+                                            launcher: ["/usr/bin/prlimit", "--nofile=512:4096"])
+            defer { server.process.terminate() }
+            _ = try await server.waitForPort()
+            let limits = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/limits", encoding: .utf8)
+            let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map(String.init) ?? ""
+            #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["4096", "4096"], "\(line)")
+        }
+    }
 }

@@ -55,6 +55,13 @@ package struct ServerConfiguration: Sendable {
     /// Requests one client address may make per clock minute; one more is 429 `rate_limited`.
     /// Counted in memory: the limit is per server instance.
     package var requestsPerMinutePerAddress: Int = 600
+    /// Open client connections at most, all addresses together; past it the server stops accepting
+    /// until one closes (the kernel's backlog holds the rest). 0: as many as the descriptor limit
+    /// leaves room for, at most ``DescriptorBudget/defaultConnections``.
+    package var maxConnections: Int = 0
+    /// Open connections one client address (the TCP peer) may hold; one more is closed as it is
+    /// accepted.
+    package var maxConnectionsPerAddress: Int = 64
     /// Take the client address from the last `X-Forwarded-For` entry (set only behind a proxy that
     /// writes it); otherwise the TCP peer address is the client.
     package var trustForwardedFor: Bool = false

@@ -46,6 +46,12 @@ extension ServerSetting {
     /// `--requests-per-minute`.
     package static let requestsPerMinute = integer("requests-per-minute", \.requestsPerMinutePerAddress, 1...1_000_000,
                                                    "Requests per client address per minute, per instance")
+    /// `--max-connections`.
+    package static let maxConnections = integer("max-connections", \.maxConnections, 0...1_000_000,
+                                                "Open client connections at most, all addresses together; 0 fits the descriptor limit, at most 4096")
+    /// `--max-connections-per-address`.
+    package static let maxConnectionsPerAddress = integer("max-connections-per-address", \.maxConnectionsPerAddress, 1...1_000_000,
+                                                          "Open connections one client address may hold (behind a proxy, the proxy's)")
     /// `--trust-forwarded-for`.
     package static let trustForwardedFor = ServerSetting(
         flag: "trust-forwarded-for", summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)", isSwitch: true,
@@ -144,7 +150,7 @@ extension ServerSetting {
     package static let all: [ServerSetting] = [
         host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes,
         sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
-        trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
+        maxConnections, maxConnectionsPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
         lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]

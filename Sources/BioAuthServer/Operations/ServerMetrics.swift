@@ -17,6 +17,7 @@ import Synchronization
 /// | `bioauth_ceremonies_total` | counter | `ceremony` (`registration`, `authentication`), `outcome` (`success`, `failure` = refused signature or challenge, `rejected` = any other refusal) |
 /// | `bioauth_lockouts_total` | counter | `factor` (`password`, `pin`): factors this instance locked |
 /// | `bioauth_locked_attempts_total` | counter | `factor`: attempts refused because the factor was locked |
+/// | `bioauth_connections_refused_total` | counter | none: connections closed as they were accepted, their address holding its share |
 /// | `bioauth_active_sessions` | gauge | none: live sessions in the database (all instances), as of the last housekeeping run; a scrape never touches the database |
 ///
 /// and the database's waits and commits (``DatabaseMetrics``).
@@ -94,6 +95,11 @@ final class ServerMetrics: Sendable {
     /// An attempt was refused because its factor is locked.
     func lockedAttempt(_ factor: LockoutPolicy.Factor) {
         Metrics.Counter(label: "bioauth_locked_attempts_total", dimensions: [("factor", factor.rawValue)], factory: factory).increment()
+    }
+
+    /// A connection was closed as it was accepted: its address held its share (``ConnectionCounter``).
+    @Sendable func refusedConnection() {
+        Metrics.Counter(label: "bioauth_connections_refused_total", factory: factory).increment()
     }
 
     /// Records how many live sessions the database holds (housekeeping counts them).

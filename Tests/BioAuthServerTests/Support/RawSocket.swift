@@ -11,13 +11,24 @@ import Darwin
 final class RawSocket: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int) throws {
+    /// Connects to the loopback server on `port`, from `source` (another loopback address, such
+    /// as 127.0.0.2, is another client) when given.
+    init(port: Int, from source: String? = nil) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -60,6 +71,13 @@ final class RawSocket: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// Whether the server has closed (or reset) the connection, without waiting or reading.
+    var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Half-closes: the server reads end of input.
