@@ -159,6 +159,8 @@ package struct BenchRunner: Sendable {
             // Limits meant for one client address would cap a benchmark from one address.
             "--requests-per-minute", "1000000",
             "--challenges-per-minute", "10000",
+            "--max-connections-per-address", "10000",
+            "--hashes-per-address", "64",
             "--password-cost", String(options.passwordCost),
             "--database-connections", String(options.postgresConnections),
             "--relying-party", relyingParty,

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import X509
@@ -27,6 +28,8 @@ package struct AuthServer: Sendable {
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics: ServerMetrics
+    /// The bound on password and PIN hashes every request shares.
+    let hashing: HashingBudget
     /// Open client connections at most (``ServerConfiguration/maxConnections``, fitted to the
     /// descriptor limit at start).
     package let connectionCap: Int
@@ -46,7 +49,8 @@ package struct AuthServer: Sendable {
         let database = try await openDatabase(configuration, metrics: metrics.database, logger: logger)
         return AuthServer(configuration: configuration, database: database, pinKeys: pinKeys,
                           challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-                          relyingParty: relyingParty, logger: logger, metrics: metrics, connectionCap: connectionCap)
+                          relyingParty: relyingParty, logger: logger, metrics: metrics, hashing: hashingBudget(configuration),
+                          connectionCap: connectionCap)
     }
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
@@ -79,6 +83,13 @@ package struct AuthServer: Sendable {
             throw error
         }
         return database
+    }
+
+    /// The bound on hashes the configuration sets: a worker per core (NIO's thread pool has as many).
+    static func hashingBudget(_ configuration: ServerConfiguration) -> HashingBudget {
+        let cores = System.coreCount
+        return HashingBudget(workers: cores, queueLimit: configuration.hashQueue == 0 ? 4 * cores : configuration.hashQueue,
+                             perClient: configuration.hashesPerAddress)
     }
 
     /// The PIN keys: given, from the named file, or (SQLite only) from `<database>.pin-key`,
@@ -274,7 +285,7 @@ package struct AuthServer: Sendable {
     func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
         let time = configuration.timeSource
         let core = accountCore
-        let check = PasswordCheck(hasher: PasswordHasher(cost: configuration.passwordHashCost), core: core)
+        let check = PasswordCheck(hasher: PasswordHasher(cost: configuration.passwordHashCost, budget: hashing), core: core)
         let sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
         // Device keys remembered after their first use (they never change; each instance keeps its own).
         let signingKeys = SigningKeyCache()

@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int?
     @Option(name: .customLong(ServerSetting.maxConnectionsPerAddress.flag), help: ArgumentHelp(ServerSetting.maxConnectionsPerAddress.help))
     var maxConnectionsPerAddress: Int?
+    @Option(name: .customLong(ServerSetting.hashQueue.flag), help: ArgumentHelp(ServerSetting.hashQueue.help)) var hashQueue: Int?
+    @Option(name: .customLong(ServerSetting.hashesPerAddress.flag), help: ArgumentHelp(ServerSetting.hashesPerAddress.help))
+    var hashesPerAddress: Int?
     @Flag(name: .customLong(ServerSetting.trustForwardedFor.flag), help: ArgumentHelp(ServerSetting.trustForwardedFor.help))
     var trustForwardedFor = false
     @Option(name: .customLong(ServerSetting.requestTimeout.flag), help: ArgumentHelp(ServerSetting.requestTimeout.help)) var requestTimeout: Int?
@@ -90,7 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.passwordCost, passwordCost.map(String.init)), (.maxRegistrations, maxRegistrations.map(String.init)),
             (.maxPendingRegistrations, maxPendingRegistrations.map(String.init)), (.challengesPerMinute, challengesPerMinute.map(String.init)),
             (.requestsPerMinute, requestsPerMinute.map(String.init)), (.maxConnections, maxConnections.map(String.init)),
-            (.maxConnectionsPerAddress, maxConnectionsPerAddress.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
+            (.maxConnectionsPerAddress, maxConnectionsPerAddress.map(String.init)), (.hashQueue, hashQueue.map(String.init)),
+            (.hashesPerAddress, hashesPerAddress.map(String.init)), (.trustForwardedFor, trustForwardedFor ? "true" : nil),
             (.requestTimeout, requestTimeout.map(String.init)), (.maxHeaderBytes, maxHeaderBytes.map(String.init)),
             (.purgeInterval, purgeInterval.map(String.init)), (.sessionRetentionDays, sessionRetentionDays.map(String.init)),
             (.auditRetentionDays, auditRetentionDays.map(String.init)), (.lockoutThreshold, lockoutThreshold.map(String.init)),

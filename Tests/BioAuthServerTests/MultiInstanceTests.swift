@@ -13,7 +13,7 @@ struct MultiInstanceTests {
         try await TestDatabase.postgres.withFreshDatabase { url in
             let arguments = ["serve", "--port", "0", "--database", url, "--relying-party", LoopbackServer.relyingPartyID,
                              "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
-                             "--log-level", "warning"]
+                             "--hashes-per-address", "100", "--hash-queue", "100", "--log-level", "warning"]
             let a = try ServeCommandTests.launch(arguments)
             let b = try ServeCommandTests.launch(arguments)
             defer {

@@ -65,13 +65,17 @@ struct RaceTests {
 
     @Test("parallel sign-ups of one username on separate connections give exactly one account")
     func parallelSignUpsOfOneUsername() async throws {
-        try await TestServer.run { server in
+        // Twelve clients, each from its own address, all hashing at once: room in the hashing queue for all.
+        try await TestServer.run(configure: { $0.trustForwardedFor = true; $0.hashQueue = 16 }) { server in
             let parallel = try ParallelClient(server)
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for index in 0..<12 {
                     // Different spellings of one name: case and NFKC fold them together.
                     let name = index.isMultiple(of: 2) ? "Racer" : "racer"
-                    group.addTask { try await parallel.call(.post, "/v1/users", json: CreateUserRequest(username: name, password: "correct horse battery")) }
+                    group.addTask {
+                        try await parallel.call(.post, "/v1/users", json: CreateUserRequest(username: name, password: "correct horse battery"),
+                                                headers: [.init("X-Forwarded-For")!: "192.0.2.\(index + 1)"])
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

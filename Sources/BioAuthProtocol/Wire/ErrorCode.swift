@@ -43,6 +43,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case userVerificationRequired = "user_verification_required"
     /// A browser session's state change without the page's CSRF token, or from another origin.
     case csrfFailed = "csrf_failed"
+    /// The server cannot take the request now (every password and PIN check slot is taken, or its
+    /// database is unreachable); try again after `Retry-After` seconds.
+    case unavailable
     /// A server fault; never the answer to client input.
     case internalError = "internal_error"
 }

@@ -62,6 +62,12 @@ package struct ServerConfiguration: Sendable {
     /// Open connections one client address (the TCP peer) may hold; one more is closed as it is
     /// accepted.
     package var maxConnectionsPerAddress: Int = 64
+    /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes; one
+    /// more is 503 `unavailable` (``HashingBudget``). 0: four per core.
+    package var hashQueue: Int = 0
+    /// Password and PIN checks one client address may have running or waiting; one more is 429
+    /// `rate_limited`.
+    package var hashesPerAddress: Int = 2
     /// Take the client address from the last `X-Forwarded-For` entry (set only behind a proxy that
     /// writes it); otherwise the TCP peer address is the client.
     package var trustForwardedFor: Bool = false

@@ -52,6 +52,12 @@ extension ServerSetting {
     /// `--max-connections-per-address`.
     package static let maxConnectionsPerAddress = integer("max-connections-per-address", \.maxConnectionsPerAddress, 1...1_000_000,
                                                           "Open connections one client address may hold (behind a proxy, the proxy's)")
+    /// `--hash-queue`.
+    package static let hashQueue = integer("hash-queue", \.hashQueue, 0...100_000,
+                                           "Password and PIN checks that may wait for a core; one more is 503 unavailable. 0: four per core")
+    /// `--hashes-per-address`.
+    package static let hashesPerAddress = integer("hashes-per-address", \.hashesPerAddress, 1...10_000,
+                                                  "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited")
     /// `--trust-forwarded-for`.
     package static let trustForwardedFor = ServerSetting(
         flag: "trust-forwarded-for", summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)", isSwitch: true,
@@ -150,7 +156,7 @@ extension ServerSetting {
     package static let all: [ServerSetting] = [
         host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes,
         sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
-        maxConnections, maxConnectionsPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
+        maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
         lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]

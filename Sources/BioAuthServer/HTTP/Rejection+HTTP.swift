@@ -38,6 +38,8 @@ extension ErrorCode {
             .contentTooLarge
         case .locked, .rateLimited:
             .tooManyRequests
+        case .unavailable:
+            .serviceUnavailable
         case .internalError:
             .internalServerError
         }

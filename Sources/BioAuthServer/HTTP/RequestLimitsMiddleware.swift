@@ -63,7 +63,8 @@ struct RequestLimitsMiddleware: RouterMiddleware {
         var request = request
         request.body = RequestBody(asyncSequence: DeadlineRequestBody(
             base: request.body, deadline: .now + requestTimeout, timeout: requestTimeout, channel: context.channel))
-        return try await next(request, context)
+        // Hashes this request costs count against its address's share (HashingBudget).
+        return try await HashingBudget.$client.withValue(address) { try await next(request, context) }
     }
 
     /// The TCP peer, or (only when configured) the last `X-Forwarded-For` entry, which the

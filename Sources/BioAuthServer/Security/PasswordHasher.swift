@@ -11,10 +11,13 @@ import NIOPosix
 /// server key (``PINHasher``). Stored hashes carry a scheme prefix so the scheme can change later
 /// without a flag day.
 ///
-/// Hashing runs on NIO's thread pool, never on an event loop.
+/// Hashing runs on NIO's thread pool, never on an event loop, each hash in a slot of the server's
+/// ``HashingBudget`` when it has one.
 package struct PasswordHasher: Sendable {
     /// The bcrypt cost (log2 rounds). Production default 12; tests use less to stay fast.
     let cost: UInt8
+    /// The server's bound on hashes; `nil` (an operator's command) runs them as they come.
+    let budget: HashingBudget?
     private let dummyHash: String
     private static let scheme = "bcrypt-sha256$"
 
@@ -22,8 +25,13 @@ package struct PasswordHasher: Sendable {
     static let defaultCost: UInt8 = 12
 
     package init(cost: UInt8) {
+        self.init(cost: cost, budget: nil)
+    }
+
+    init(cost: UInt8, budget: HashingBudget?) {
         precondition((4...31).contains(cost), "bcrypt cost must be 4...31")
         self.cost = cost
+        self.budget = budget
         // A real hash of a random secret at the same cost: verifying against it takes exactly
         // as long as verifying a real user's secret, so unknown users cost the same time.
         self.dummyHash = Self.scheme + Self.bcryptNow(Self.sha256(Data(SecureRandom.bytes(32)).base64EncodedString()), cost: cost)
@@ -43,15 +51,22 @@ package struct PasswordHasher: Sendable {
         return matches && storedHash != nil
     }
 
+    /// Runs `body`, which hashes, in one slot of the budget: taken before a secret's attempt is
+    /// reserved, so that a request refused for load counts as no guess.
+    func admitted<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let budget else { return try await body() }
+        return try await budget.withSlot(body)
+    }
+
     /// bcrypt of an already pre-hashed secret, off the event loops.
     func bcrypt(_ prehashed: String) async throws -> String {
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Self.bcryptNow(prehashed, cost: cost) }
+        return try await admitted { try await NIOThreadPool.singleton.runIfActive { Self.bcryptNow(prehashed, cost: cost) } }
     }
 
     /// Checks an already pre-hashed secret against a bcrypt hash, off the event loops.
     func verifyBcrypt(_ prehashed: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(prehashed, hash: hash) }
+        try await admitted { try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(prehashed, hash: hash) } }
     }
 
     private static func sha256(_ secret: String) -> String {

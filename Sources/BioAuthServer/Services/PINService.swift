@@ -57,12 +57,14 @@ struct PINService: Sendable {
         }) else {
             throw SignatureRules.unknownChallenge  // revoked since the challenge was read
         }
-        let attempt = try await core.reserve(.pin, usernameKey: usernameKey, subject: .user(assertion.userID), event: .pinSignIn,
-                                             registrationID: assertion.registrationID, spending: assertion.challenge)
-        let verdict = try await hasher.verify(request.pin, against: storedHash)
-        // A hash under a retired key is replaced under the current one, now that the PIN is known.
-        let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
-        let proof = DeviceKeyProof(pinOf: assertion, attempt: attempt, matches: verdict != .mismatch, newPINHash: rehashed)
+        let proof = try await hasher.bcrypt.admitted {
+            let attempt = try await core.reserve(.pin, usernameKey: usernameKey, subject: .user(assertion.userID), event: .pinSignIn,
+                                                 registrationID: assertion.registrationID, spending: assertion.challenge)
+            let verdict = try await hasher.verify(request.pin, against: storedHash)
+            // A hash under a retired key is replaced under the current one, now that the PIN is known.
+            let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
+            return DeviceKeyProof(pinOf: assertion, attempt: attempt, matches: verdict != .mismatch, newPINHash: rehashed)
+        }
         return try await core.complete(proof, for: .signIn(minutes: minutes)).signInResponse
     }
 }

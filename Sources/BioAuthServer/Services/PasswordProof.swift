@@ -39,10 +39,12 @@ struct PasswordCheck: Sendable {
     /// Checks `password` for `account` (or a username without one, `usernameKey`); `event` names
     /// the attempt in the audit trail if the password is locked.
     func proof(_ password: String, for account: PasswordAccount?, usernameKey: String, event: AuditEvent.Kind) async throws -> PasswordProof {
-        let attempt = try await core.reserve(.password, usernameKey: usernameKey, subject: .username(usernameKey), event: event)
-        let matches = try await hasher.verify(CredentialRules.normalisedPassword(password), against: account?.passwordHash)
-        // A one-time password past its time (or spent) is checked like any password, and fails.
-        let valid = account?.passwordIsValid(at: core.time.now()) ?? false
-        return PasswordProof(account: account, usernameKey: usernameKey, holds: matches && valid, attempt: attempt)
+        try await hasher.admitted {
+            let attempt = try await core.reserve(.password, usernameKey: usernameKey, subject: .username(usernameKey), event: event)
+            let matches = try await hasher.verify(CredentialRules.normalisedPassword(password), against: account?.passwordHash)
+            // A one-time password past its time (or spent) is checked like any password, and fails.
+            let valid = account?.passwordIsValid(at: core.time.now()) ?? false
+            return PasswordProof(account: account, usernameKey: usernameKey, holds: matches && valid, attempt: attempt)
+        }
     }
 }

@@ -1,0 +1,115 @@
+import BioAuthProtocol
+@testable import BioAuthServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Password and PIN checks (bcrypt) under a bound: one address cannot take the cores, and past
+/// the queue a request is refused at once.
+@Suite("Hashing budget")
+struct HashingBudgetTests {
+    private static let forwarded = HTTPField.Name("X-Forwarded-For")!
+
+    /// Seconds since `start`.
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    @Test("one address flooding unknown-user password sign-ins within its request budget: another address's sign-in finishes within three hash times, or is refused at once with Retry-After; the flood's extra requests are 429 at once")
+    func floodFromOneAddress() async throws {
+        try await TestServer.run(configure: { $0.passwordHashCost = 10; $0.trustForwardedFor = true }) { server in
+            let client = try ParallelClient(server)
+            _ = try await server.api.signUp("victim", password: "correct horse battery")
+            let honest: HTTPFields = [Self.forwarded: "192.0.2.7"]
+            // The hash time on this machine now: the honest sign-in alone.
+            var alone: [Double] = []
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"), headers: honest)
+                #expect(answer.status == .ok)
+                alone.append(Self.seconds(since: start))
+            }
+            let hashTime = alone.sorted()[1]
+            let flooding = ManagedAtomicFlag()
+            let outcomes = try await withThrowingTaskGroup(of: [Int].self) { group in
+                // 16 connections from one address sending unknown-user sign-ins, 10 a second together:
+                // the default 600 a minute, and enough to keep every core hashing.
+                for worker in 0..<16 {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        var round = 0
+                        while !flooding.isSet {
+                            let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "nobody-\(worker)-\(round)", password: "guess \(round)!"),
+                                                               headers: [Self.forwarded: "198.51.100.66"])
+                            statuses.append(answer.status.code)
+                            round += 1
+                            try await Task.sleep(for: .milliseconds(1_600))
+                        }
+                        return statuses
+                    }
+                }
+                try await Task.sleep(for: .seconds(Swift.max(1, hashTime * 5)))
+                var problems: [String] = []
+                for attempt in 0..<5 {
+                    let start = ContinuousClock.now
+                    let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"), headers: honest)
+                    let took = Self.seconds(since: start)
+                    switch answer.status {
+                    case .ok where took <= 3 * hashTime: break
+                    case .serviceUnavailable where took <= hashTime && answer.headers[.retryAfter] != nil: break
+                    case .tooManyRequests where took <= hashTime && answer.headers[.retryAfter] != nil: break
+                    default: problems.append("attempt \(attempt): \(answer.status.code) after \(took) s (one hash: \(hashTime) s)")
+                    }
+                }
+                flooding.set()
+                var statuses: [Int] = []
+                for try await worker in group { statuses += worker }
+                #expect(problems.isEmpty, "\(problems)")
+                return statuses
+            }
+            // The flood's address had its two slots; everything past them was refused, never queued.
+            #expect(outcomes.contains(401) && outcomes.contains(429), "\(Dictionary(grouping: outcomes, by: { $0 }).mapValues(\.count))")
+            #expect(Set(outcomes).isSubset(of: [401, 429]), "\(Set(outcomes))")
+        }
+    }
+
+    @Test("past the queue a password check is refused at once: 503 unavailable with Retry-After, and it counts as no guess")
+    func queueFull() async throws {
+        try await TestServer.run(configure: {
+            $0.passwordHashCost = 12; $0.trustForwardedFor = true; $0.hashQueue = 1; $0.hashesPerAddress = 1; $0.requestsPerMinutePerAddress = 100_000
+        }) { server in
+            let client = try ParallelClient(server)
+            _ = try await server.api.signUp("victim", password: "correct horse battery")
+            let workers = ProcessInfo.processInfo.activeProcessorCount
+            // One slow check from each of workers + 1 addresses fills every worker and the one place in the queue.
+            let statuses = try await withThrowingTaskGroup(of: (Int, Double, Bool).self) { group in
+                for index in 0..<(workers + 3) {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "wrong guess \(index)"),
+                                                           headers: [Self.forwarded: "203.0.113.\(index + 1)"])
+                        return (answer.status.code, Self.seconds(since: start), answer.headers[.retryAfter] != nil && answer.errorCode == .unavailable)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let refused = statuses.filter { $0.0 == 503 }
+            #expect(refused.count >= 1, "\(statuses)")
+            #expect(refused.allSatisfy { $0.2 && $0.1 < 0.5 }, "\(refused)")
+            #expect(statuses.allSatisfy { $0.0 == 401 || $0.0 == 503 }, "\(statuses)")
+            // Only the checked guesses counted toward the lockout: the right password still signs in.
+            #expect(statuses.filter { $0.0 == 401 }.count < 5)
+            #expect(try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"),
+                                          headers: [Self.forwarded: "203.0.113.200"]).status == .ok)
+        }
+    }
+}
+
+/// A flag one task sets and others read.
+final class ManagedAtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
