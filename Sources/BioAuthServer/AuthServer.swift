@@ -32,7 +32,7 @@ package struct AuthServer: Sendable {
     let hashing: HashingBudget
     /// Open client connections at most (``ServerConfiguration/maxConnections``, fitted to the
     /// descriptor limit at start).
-    package let connectionCap: Int
+    let connectionCap: Int
 
     /// Opens (creating and migrating as needed) the database the configuration names, once every
     /// other setting (the PIN key, the passkey relying party and its trust roots) has been checked:

@@ -9,24 +9,24 @@ import Darwin
 /// Past the limit `accept` fails, and worse: the runtime's own threads cannot open what they need
 /// (libdispatch aborts when its worker monitor cannot open `/proc/<tid>/stat`). So the connection
 /// cap is checked against the limit at start, with room kept for everything else.
-package struct DescriptorBudget: Sendable, Equatable {
+struct DescriptorBudget: Sendable, Equatable {
     /// The soft `RLIMIT_NOFILE`, after ``raisedToHardLimit()``.
-    package var limit: Int
+    var limit: Int
     /// Descriptors kept for everything but client connections.
-    package var reserved: Int
+    var reserved: Int
 
     /// The cap when the operator sets none (`--max-connections 0`), if the limit leaves room.
-    package static let defaultConnections = 4096
+    static let defaultConnections = 4096
 
     /// Descriptors kept besides client connections: the database's connections (a PostgreSQL
     /// pool's; SQLite's connections and their WAL and shared-memory files), the metrics listener
     /// and its connections, key and certificate files, and the runtime's pipes and `/proc` reads.
-    package static func reserve(databaseConnections: Int) -> Int {
+    static func reserve(databaseConnections: Int) -> Int {
         128 + databaseConnections
     }
 
     /// Raises this process's soft descriptor limit to its hard limit, and reads it.
-    package static func raisedToHardLimit() -> Int {
+    static func raisedToHardLimit() -> Int {
         var limits = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
         if limits.rlim_cur < limits.rlim_max {
@@ -38,7 +38,7 @@ package struct DescriptorBudget: Sendable, Equatable {
     }
 
     /// The connection cap: `configured` when it fits, or (0) the default cut to what fits.
-    package func connectionCap(configured: Int) throws(SettingError) -> Int {
+    func connectionCap(configured: Int) throws(SettingError) -> Int {
         let room = limit - reserved
         guard configured > 0 else {
             guard room >= 16 else {

@@ -38,11 +38,6 @@ final class ConnectionCounter: Sendable {
             open[address] = left > 0 ? left : nil
         }
     }
-
-    /// Connections `address` holds now.
-    func count(_ address: String) -> Int {
-        open.withLock { $0[address, default: 0] }
-    }
 }
 
 /// A child channel (HTTP/1.1 here) that first counts its connection against its client address's

@@ -24,13 +24,13 @@ struct Listener<Application: Service>: Service {
 }
 
 /// A listener that could not bind its address, in words that name it.
-package struct ListenerError: Error, CustomStringConvertible {
+struct ListenerError: Error, CustomStringConvertible {
     let role: ListenerRole
     let host: String
     let port: Int
     let addressInUse: Bool
 
-    package var description: String {
+    var description: String {
         let what = role == .api ? "port \(port)" : "metrics port \(port) (--metrics-port)"
         return addressInUse ? "\(what) on \(host) is already in use" : "cannot listen on \(host) for \(what): no such address on this machine"
     }
