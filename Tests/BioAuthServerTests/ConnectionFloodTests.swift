@@ -27,9 +27,8 @@ struct ConnectionFloodTests {
     func floodFromOneAddress() async throws {
         try #require(DescriptorBudget.raisedToHardLimit() >= Self.flood + 300, "this test process needs room for the flood's sockets")
         try await TestDatabase.current.withFreshDatabase { location in
-            let server = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", location, "--max-connections-per-address", "32"],
-                                            environment: ["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile],
-                                            launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            let server = try ServeCommandTests.launch(["serve", "--port", "0", "--database", location, "--max-connections-per-address", "32"],
+                                                      launcher: ["/usr/bin/prlimit", "--nofile=1024"])
             defer { server.process.terminate() }
             let port = try await server.waitForPort()
             let metricsPort = try await server.waitForMetricsPort()

@@ -12,10 +12,11 @@ struct ServeCommandTests {
     /// A file holding the in-process servers' PIN key (``ThrowawayPINKey``), written once per test run.
     static let pinKeyFile = try! ThrowawayPINKey.file()
 
-    /// Starts `bioauth arguments…` with the in-process test servers' PIN key (which PostgreSQL
-    /// needs) and a free metrics port, so that several can run at once.
-    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> BioAuthProcess {
-        try BioAuthProcess(arguments, environment: ["BIOAUTH_PIN_KEY_FILE": pinKeyFile, "BIOAUTH_METRICS_PORT": "0"].merging(environment) { $1 })
+    /// Starts `bioauth arguments…` (through `launcher`, if any) with the in-process test servers'
+    /// PIN key (which PostgreSQL needs) and a free metrics port, so that several can run at once.
+    static func launch(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> BioAuthProcess {
+        try BioAuthProcess(arguments, environment: ["BIOAUTH_PIN_KEY_FILE": pinKeyFile, "BIOAUTH_METRICS_PORT": "0"].merging(environment) { $1 },
+                           launcher: launcher)
     }
 
     private func temporaryFolder() throws -> URL {

@@ -68,15 +68,14 @@ struct StartupChecksTests {
     @Test("a connection cap the descriptor limit cannot hold is refused at start, saying what to change; the default fits it")
     func connectionCapFitsDescriptors() async throws {
         try await TestDatabase.current.withFreshDatabase { location in
-            let tooMany = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", location, "--max-connections", "2000"],
-                                             environment: ["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile], launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            let tooMany = try ServeCommandTests.launch(["serve", "--port", "0", "--database", location, "--max-connections", "2000"],
+                                                       launcher: ["/usr/bin/prlimit", "--nofile=1024"])
             #expect(try await tooMany.waitForExit(timeout: .seconds(60)) == 1)
             let lines = tooMany.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("Error: --max-connections 2000 needs ") && lines[0].contains("the limit is 1024")
                     && lines[0].contains("LimitNOFILE"), "stderr: \(tooMany.stderr)")
             #expect(try await isUntouched(location))
-            let fitted = try BioAuthProcess(["serve", "--port", "0", "--metrics-port", "0", "--database", location],
-                                            environment: ["BIOAUTH_PIN_KEY_FILE": ServeCommandTests.pinKeyFile], launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            let fitted = try ServeCommandTests.launch(["serve", "--port", "0", "--database", location], launcher: ["/usr/bin/prlimit", "--nofile=1024"])
             defer { fitted.process.terminate() }
             _ = try await fitted.waitForPort()
         }

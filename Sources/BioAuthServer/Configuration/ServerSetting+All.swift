@@ -156,8 +156,8 @@ extension ServerSetting {
     package static let all: [ServerSetting] = [
         host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes,
         sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
-        maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes, purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold,
-        lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
+        maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes,
+        purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]
 

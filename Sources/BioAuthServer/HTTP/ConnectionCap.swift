@@ -6,7 +6,8 @@ import Synchronization
 
 /// The connections each client address holds, capped: one address's silent sockets cannot take
 /// the descriptors every other client needs. (The total is capped by Hummingbird, which stops
-/// accepting at ``ConnectionLimits/total``; the kernel's backlog then holds new connections.)
+/// accepting at ``ServerConfiguration/maxConnections``; the kernel's backlog then holds new
+/// connections.)
 final class ConnectionCounter: Sendable {
     /// Connections one address may hold at once.
     let perAddress: Int

@@ -21,8 +21,8 @@ final class HashingBudget: Sendable {
     /// The client the current request comes from (its rate-limit key), set by
     /// ``RequestLimitsMiddleware``; `nil` outside a request (an operator's `bioauth admin`).
     @TaskLocal static var client: String?
-    /// Whether the current task already holds a slot (a password change checks one hash and makes
-    /// another in the same slot).
+    /// Whether the current task already holds a slot (a password or PIN check reserves its attempt
+    /// and hashes in one slot; a PIN under a retired key is also hashed again in it).
     @TaskLocal private static var holding = false
 
     /// Hashes run at once.

@@ -53,9 +53,11 @@ enum SignInCompletionStatement {
     }
 
     /// The text for a factor and a purpose, prepared once per connection under its own name.
+    /// PostgresNIO reads the name and text on every execution: both come made from ``texts``.
     struct Text<Factor: FactorSteps, Purpose: PurposeSteps>: PreparedStatementText {
-        static var name: String { "bioauth_completion_\(Factor.factor.rawValue)_\(Purpose.renews ? "renewal" : "sign_in")" }
-        static var sql: String { texts[Factor.factor.rawValue + (Purpose.renews ? "+renew" : "")] ?? "" }
+        private static var made: (name: String, sql: String) { texts[Variant(factor: Factor.factor, renews: Purpose.renews)]! }
+        static var name: String { made.name }
+        static var sql: String { made.sql }
         static var parameters: [SQLType] { SignInCompletionStatement.parameters }
     }
 
@@ -71,9 +73,18 @@ enum SignInCompletionStatement {
     enum SignIn: PurposeSteps { static var renews: Bool { false } }
     enum Renewal: PurposeSteps { static var renews: Bool { true } }
 
-    /// Every text, by factor (and `+renew`), assembled once.
-    static let texts: [String: String] = Dictionary(uniqueKeysWithValues: AuthenticationMethod.allCases.flatMap { factor in
-        [(factor.rawValue, steps(factor: factor, renews: false)), (factor.rawValue + "+renew", steps(factor: factor, renews: true))]
+    /// A factor and a purpose: which steps a text holds.
+    struct Variant: Hashable {
+        var factor: AuthenticationMethod
+        var renews: Bool
+    }
+
+    /// Every text with its name, by factor and purpose, assembled once.
+    static let texts: [Variant: (name: String, sql: String)] = Dictionary(uniqueKeysWithValues: AuthenticationMethod.allCases.flatMap { factor in
+        [false, true].map { renews in
+            (Variant(factor: factor, renews: renews),
+             ("bioauth_completion_\(factor.rawValue)_\(renews ? "renewal" : "sign_in")", steps(factor: factor, renews: renews)))
+        }
     })
 
     private static func bindings(_ c: SignInCompletion) -> [SQLValue] {
