@@ -72,7 +72,8 @@ package struct AuthServer: Sendable {
         let database: any DatabaseProvider
         if PostgresDatabaseProvider.isURL(configuration.databasePath) {
             database = try await PostgresDatabaseProvider.open(
-                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, metrics: metrics, logger: logger)
+                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, connectionWait: configuration.databaseWait,
+                metrics: metrics, logger: logger)
         } else {
             database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, metrics: metrics, logger: logger)
         }

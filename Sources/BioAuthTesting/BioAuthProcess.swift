@@ -23,6 +23,7 @@ package final class BioAuthProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var stdoutData = Data()
     private var stderrData = Data()
+    private var openPipes = 2  // each handler counts its pipe's end of file
 
     /// Starts `bioauth arguments…` with this process's environment plus `environment`, through
     /// `launcher` when given (`["/usr/bin/prlimit", "--nofile=1024"]` runs it under that limit).
@@ -39,15 +40,24 @@ package final class BioAuthProcess: @unchecked Sendable {
         process.standardOutput = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            self?.lock.withLock { self?.stdoutData.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.lock.withLock {
+                self?.stdoutData.append(data)
+                if data.isEmpty { self?.openPipes -= 1 }
+            }
         }
         if passStandardError {
             process.standardError = FileHandle.standardError
+            openPipes = 1
         } else {
             process.standardError = errors
             errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
-                self?.lock.withLock { self?.stderrData.append(data) }
+                if data.isEmpty { handle.readabilityHandler = nil }
+                self?.lock.withLock {
+                    self?.stderrData.append(data)
+                    if data.isEmpty { self?.openPipes -= 1 }
+                }
             }
         }
         try process.run()
@@ -100,7 +110,9 @@ package final class BioAuthProcess: @unchecked Sendable {
         }
         if process.isRunning { process.interrupt(); process.terminate() }
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(100))  // let the pipes drain
+        // Its output up to the end of each pipe (a child it left running may hold one open).
+        let drained = ContinuousClock.now + .seconds(5)
+        while lock.withLock({ openPipes > 0 }), ContinuousClock.now < drained { try await Task.sleep(for: .milliseconds(10)) }
         return process.terminationStatus
     }
 

@@ -53,7 +53,25 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "A run of a few seconds that exercises every part; its figures mean nothing.")
     var smoke = false
 
+    @Option(name: .customLong("faults"), help: ArgumentHelp(
+        "Instead of the benchmark: a mixed load against a server on this database (a SQLite file or a postgres:// URL) while --break and --heal run in turns for --duration seconds (default 180); prints what was answered, refused, failed and lost, and fails unless nothing failed or was lost.",
+        valueName: "database"))
+    var faultDatabase: String?
+
+    @Option(name: .customLong("break"), help: "With --faults: a shell command that breaks the database (stops PostgreSQL, fills the disk).")
+    var breakCommand: String?
+
+    @Option(name: .customLong("heal"), help: "With --faults: a shell command that heals it again.")
+    var healCommand: String?
+
+    @Option(name: .customLong("fault-every"), help: "With --faults: seconds from one fault to the next. (default: 30)")
+    var faultEvery: Double?
+
+    @Option(name: .customLong("fault-length"), help: "With --faults: seconds each fault lasts. (default: 8)")
+    var faultLength: Double?
+
     func run() async throws {
+        if let faultDatabase { return try await runFaults(on: faultDatabase) }
         var options = smoke ? BenchOptions.smoke : BenchOptions()
         let postgres = postgresURL ?? ProcessInfo.processInfo.environment["BIOAUTH_BENCH_POSTGRES_URL"]
         options.databases = (noSQLite ? [] : [.sqlite]) + (postgres.map { [.postgres(adminURL: $0)] } ?? [])
@@ -90,6 +108,21 @@ struct BenchCommand: AsyncParsableCommand {
             try encoder.encode(report).write(to: URL(fileURLWithPath: json))
         }
         if report.errorCount > 0 { throw ExitCode(1) }
+    }
+
+    private func runFaults(on database: String) async throws {
+        guard let breakCommand, let healCommand else { throw ValidationError("--faults needs --break and --heal.") }
+        var options = FaultLoad.Options(database: database, breakCommand: breakCommand, healCommand: healCommand)
+        if let duration { options.duration = .milliseconds(Int(duration * 1_000)) }
+        if let faultEvery { options.every = .milliseconds(Int(faultEvery * 1_000)) }
+        if let faultLength { options.outage = .milliseconds(Int(faultLength * 1_000)) }
+        if let passwordCost { options.passwordCost = passwordCost }
+        guard options.outage > .zero, options.every > options.outage, options.duration >= options.every + options.outage + .seconds(10) else {
+            throw ValidationError("--faults needs 0 < --fault-length < --fault-every, and --duration of at least --fault-every + --fault-length + 10.")
+        }
+        let report = try await FaultLoad(options: options).run()
+        print(report, terminator: "")
+        if !report.isClean { throw ExitCode(1) }
     }
 
     private static func counts(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws -> [Int] {

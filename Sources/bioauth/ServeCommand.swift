@@ -24,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp(ServerSetting.database.help)) var database: String?
     @Option(name: .customLong(ServerSetting.databaseConnections.flag), help: ArgumentHelp(ServerSetting.databaseConnections.help))
     var databaseConnections: Int?
+    @Option(name: .customLong(ServerSetting.databaseWait.flag), help: ArgumentHelp(ServerSetting.databaseWait.help)) var databaseWait: Int?
     @Option(name: .customLong(ServerSetting.eventLoops.flag), help: ArgumentHelp(ServerSetting.eventLoops.help))
     var eventLoops: Int?
     @Option(name: .customLong(ServerSetting.relyingParty.flag), help: ArgumentHelp(ServerSetting.relyingParty.help)) var relyingParty: String?
@@ -87,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         let given: [(ServerSetting, String?)] = [
             (.host, host), (.port, port.map(String.init)), (.metricsHost, metricsHost), (.metricsPort, metricsPort.map(String.init)),
             (.database, database), (.databaseConnections, databaseConnections.map(String.init)),
+            (.databaseWait, databaseWait.map(String.init)),
             (.eventLoops, eventLoops.map(String.init)), (.relyingParty, relyingParty),
             (.challengeTTL, challengeTTL.map(String.init)), (.sessionMinutes, sessionMinutes.map(String.init)),
             (.sessionMaxMinutes, sessionMaxMinutes.map(String.init)), (.sessionIdleMinutes, sessionIdleMinutes.map(String.init)),

@@ -6,6 +6,9 @@
 # databases; database `bioauth` exists), and stops and removes it all on exit. The server also
 # speaks TLS (plain connections still work) with a certificate for `localhost` from a throwaway
 # CA: THROWAWAY_POSTGRES_CA is that CA's file, THROWAWAY_POSTGRES_OTHER_CA one that did not sign it.
+# THROWAWAY_POSTGRES_STOP and THROWAWAY_POSTGRES_START are shell commands that stop it as a restart
+# does (a fast shutdown: every connection is cut) and start it again on the same port, for the
+# fault tests and the fault bench.
 #   fast     fsync off: the many CREATE DATABASEs of the tests stay quick; the tests check the
 #            server's own transactions, not the disk's durability.
 #   durable  PostgreSQL's defaults (fsync and synchronous_commit on), for the benchmark.
@@ -49,9 +52,12 @@ start_postgres() {
     [[ ${#as_owner[@]} -eq 0 ]] || chown postgres "$PG_DIR/server.key" "$PG_DIR/server.crt"
     local durability="-c fsync=off -c full_page_writes=off"
     [[ "$mode" == durable ]] && durability=""
-    "${as_owner[@]}" "$bindir/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 \
+    local -a start=("${as_owner[@]}" "$bindir/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 \
         -o "-k $PG_DIR -p $port -c listen_addresses=127.0.0.1 -c max_connections=500 $durability -c ssl=on -c ssl_cert_file=$PG_DIR/server.crt -c ssl_key_file=$PG_DIR/server.key" \
-        start >/dev/null || { cat "$PG_DIR/postgres.log" >&2; exit 1; }
+        start)
+    "${start[@]}" >/dev/null || { cat "$PG_DIR/postgres.log" >&2; exit 1; }
+    THROWAWAY_POSTGRES_START="$(printf '%q ' "${start[@]}")>/dev/null"
+    THROWAWAY_POSTGRES_STOP="$(printf '%q ' "${as_owner[@]}" "$bindir/pg_ctl" -D "$PG_DIR/data" -m fast -w stop)>/dev/null"
     THROWAWAY_POSTGRES_URL="postgres://bioauth:$password@127.0.0.1:$port/bioauth?sslmode=disable"
     THROWAWAY_POSTGRES_CA="$PG_DIR/ca.crt"
     THROWAWAY_POSTGRES_OTHER_CA="$PG_DIR/other-ca.crt"

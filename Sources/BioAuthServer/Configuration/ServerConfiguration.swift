@@ -18,6 +18,9 @@ package struct ServerConfiguration: Sendable {
     package var databasePath: String = "./bioauth.sqlite"
     /// Largest number of PostgreSQL connections this instance opens (ignored for SQLite).
     package var databaseMaxConnections: Int = 20
+    /// The longest a request waits for a PostgreSQL connection (all busy, or PostgreSQL down)
+    /// before it is answered 503 `unavailable`.
+    package var databaseWait: Duration = .seconds(2)
     /// Threads serving the HTTP connections (NIO event loops); 0 for ``automaticEventLoops``.
     package var eventLoops: Int = 0
     /// The relying-party id every signed message must name.

@@ -15,6 +15,9 @@ extension ServerSetting {
     package static let database = text("database", \.databasePath, "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file")
     /// `--database-connections`.
     package static let databaseConnections = integer("database-connections", \.databaseMaxConnections, 1...1_000, "Most PostgreSQL connections this instance opens")
+    /// `--database-wait`.
+    package static let databaseWait = duration("database-wait", \.databaseWait, 1...60, in: .seconds,
+                                               "Seconds a request waits for a PostgreSQL connection; then 503 unavailable")
     /// `--event-loops`.
     package static let eventLoops = integer("event-loops", \.eventLoops, 0...256,
                                             "Threads serving HTTP connections; 0 for half the cores, at least one")
@@ -154,7 +157,7 @@ extension ServerSetting {
 
     /// Every setting of `bioauth serve`, in `--help`'s order.
     package static let all: [ServerSetting] = [
-        host, port, metricsHost, metricsPort, database, databaseConnections, eventLoops, relyingParty, challengeTTL, sessionMinutes,
+        host, port, metricsHost, metricsPort, database, databaseConnections, databaseWait, eventLoops, relyingParty, challengeTTL, sessionMinutes,
         sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
         maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes,
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,

@@ -5,8 +5,10 @@ import Logging
 /// The outermost middleware: whatever goes wrong, the client gets the contract's error shape.
 ///
 /// ``Rejection``s pass through. Hummingbird's own errors (no such route, body too large, …) are
-/// given a stable code. Anything else is a server fault: logged (by type and description only,
-/// which never include request bodies) and answered 500 `internal_error`.
+/// given a stable code. A database that cannot work now (``DatabaseUnavailable``, which its
+/// provider logs once per outage) is 503 `unavailable`. Anything else is a server fault: logged
+/// (by type and description only, which never include request bodies) and answered 500
+/// `internal_error`.
 struct ErrorShapeMiddleware: RouterMiddleware {
     typealias Context = BioAuthRequestContext
     let catalog: RouteCatalog
@@ -21,6 +23,8 @@ struct ErrorShapeMiddleware: RouterMiddleware {
                 throw Rejection(.methodNotAllowed, "This endpoint does not accept \(request.method.rawValue).")
             }
             throw Self.apiError(for: error.status)
+        } catch is DatabaseUnavailable {
+            throw Rejection(.unavailable, "The database is not answering; start again in a moment.", retryAfterSeconds: 2)
         } catch {
             context.logger.error("unhandled error", metadata: ["error.type": "\(type(of: error))", "error": "\(error)"])
             throw Rejection(.internalError, "The server failed to answer this request.")

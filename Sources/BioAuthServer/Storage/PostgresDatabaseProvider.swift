@@ -18,6 +18,8 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     private let runner: Task<Void, Never>
     private let logger: Logger
     private let metrics: DatabaseMetrics?
+    private let connectionWait: Duration
+    private let outage: DatabaseOutageLog
 
     /// Whether a `--database` value names a PostgreSQL server rather than a SQLite file.
     package static func isURL(_ location: String) -> Bool {
@@ -75,10 +77,12 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         return (configuration, probe)
     }
 
-    private init(client: PostgresClient, metrics: DatabaseMetrics?, logger: Logger) {
+    private init(client: PostgresClient, connectionWait: Duration, metrics: DatabaseMetrics?, logger: Logger) {
         self.client = client
+        self.connectionWait = connectionWait
         self.metrics = metrics
         self.logger = logger
+        self.outage = DatabaseOutageLog(logger: logger)
         // The pool must be running before the first lease, or PostgresNIO logs a warning on the
         // operator's console (the lease itself waits). `Task.immediate` runs `run()` up to its
         // first suspension here, and `run()` marks the pool running before that.
@@ -100,37 +104,29 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     }
 
     /// Connects to the server the URL names (checking it answers now, not on the first sign-in).
-    package static func open(url: String, maxConnections: Int = 20, metrics: DatabaseMetrics? = nil, logger serverLogger: Logger) async throws
-        -> PostgresDatabaseProvider {
+    ///
+    /// - Parameter connectionWait: The longest a call waits for a pooled connection before it
+    ///   throws ``DatabaseUnavailable`` (while PostgreSQL is down the pool queues every request).
+    package static func open(url: String, maxConnections: Int = 20, connectionWait: Duration = .seconds(2), metrics: DatabaseMetrics? = nil,
+                             logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
         let logger = driverLogger(serverLogger)
         let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
-        // One plain connection first: the pool retries a refused or failed connection for ever,
-        // while an operator starting the server wants the reason at once.
+        // One plain connection first: the pool queues its requests while it retries a refused or
+        // failed connection, while an operator starting the server wants the reason at once.
         do {
             let probe = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
             try? await probe.close()
         } catch {
             throw OpenError(url: url, reason: Self.describe(error))
         }
-        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger), metrics: metrics,
-                                                logger: logger)
+        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+                                                connectionWait: connectionWait, metrics: metrics, logger: logger)
         do {
-            // The pool retries failing connections for ever; a start-up probe must give up.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    try await provider.withDatabase { db in try await db.raw("SELECT 1 AS one").run() }
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(10))
-                    throw OpenError(url: url, reason: "no answer within 10 seconds")
-                }
-                try await group.next()
-                group.cancelAll()
-            }
+            // The pool answers too, within 10 seconds.
+            try await provider.withConnection(for: .read, waitingAtMost: .seconds(10)) { db in try await db.raw("SELECT 1 AS one").run() }
         } catch {
             try? await provider.shutdown()
-            if let error = error as? OpenError { throw error }
-            throw OpenError(url: url, reason: Self.describe(error))
+            throw OpenError(url: url, reason: (error as? DatabaseUnavailable)?.reason ?? Self.describe(error))
         }
         return provider
     }
@@ -146,8 +142,14 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         return String(describing: error)
     }
 
+    /// Runs `body` on a pooled connection, then waits for PostgreSQL's commit of its statements
+    /// (see ``PostgresStatementDatabase/awaitImplicitCommit()``).
     package func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await withConnection(for: .write) { try await body($0) }
+        try await withConnection(for: .write) { db in
+            let value = try await body(db)
+            try await db.awaitImplicitCommit()
+            return value
+        }
     }
 
     /// A pooled connection, as for ``withDatabase(_:)``: PostgreSQL's readers never wait for its
@@ -158,17 +160,45 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
 
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         try await withConnection(for: .transaction) { [logger] db in
-            try await runTransaction(on: db, begin: "BEGIN", logger: logger, describe: Self.describe, body)
+            try await runTransaction(on: db, begin: "BEGIN", logger: logger, describe: Self.describe, body) { error in
+                db.connection.isClosed || Self.unavailability(of: error, leased: true) != nil
+            }
         }
     }
 
-    /// Runs `body` on a pooled connection, recording how long `work` waited for it.
-    private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, _ body: (PostgresStatementDatabase) async throws -> T) async throws
-        -> T {
+    /// Runs `body` on a pooled connection, recording how long `work` waited for it. A wait
+    /// longer than `waitingAtMost` (the provider's `connectionWait` by default) and an error that
+    /// means PostgreSQL is unreachable are thrown as ``DatabaseUnavailable``.
+    ///
+    /// Only the wait is timed: PostgresNIO cannot cancel a statement it has sent, so `body`, once
+    /// it has its connection, runs to its end.
+    private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, waitingAtMost wait: Duration? = nil,
+                                             _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await client.withConnection { [metrics] connection in
-            metrics?.waited(work, since: asked)
-            return try await body(PostgresStatementDatabase(connection: connection))
+        let lease = LeaseRace()
+        let wait = wait ?? connectionWait
+        return try await outage.watching({ Self.unavailability(of: $0, leased: lease.wasLent) }) {
+            try await withThrowingTaskGroup(of: T?.self) { [client, metrics] group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        guard lease.lend() else { throw CancellationError() }  // the wait ran out first
+                        metrics?.waited(work, since: asked)
+                        return try await body(PostgresStatementDatabase(connection: connection))
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: wait)
+                    guard lease.giveUp() else { return nil }
+                    throw DatabaseUnavailable(reason: "no connection within \(wait)")
+                }
+                while let finished = try await group.next() {
+                    if let value = finished {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                preconditionFailure("the connection's task returns a value or throws")
+            }
         }
     }
 

@@ -22,14 +22,21 @@ struct PostgresStatementDatabase: StatementDatabase {
     var queryLogLevel: Logger.Level? { nil }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        sql.execute(sql: query, onRow)
+        do {
+            try checkOpen()
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        return sql.execute(sql: query, onRow)
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try checkOpen()
         try await sql.execute(sql: query, onRow)
     }
 
     func rows(_ text: String, _ values: [SQLValue]) async throws -> [StatementRow] {
+        try checkOpen()
         var rows: [StatementRow] = []
         for try await row in try await connection.query(PostgresQuery(unsafeSQL: text, binds: Self.bindings(values)), logger: logger) {
             rows.append(StatementRow(values: try row.map(Self.value)))
@@ -38,11 +45,29 @@ struct PostgresStatementDatabase: StatementDatabase {
     }
 
     func rows<Statement: PreparedStatementText>(_ statement: Statement.Type, _ values: [SQLValue]) async throws -> [StatementRow] {
+        try checkOpen()
         var rows: [StatementRow] = []
         for try await row in try await connection.execute(Prepared<Statement>(values: values), logger: logger) {
             rows.append(row)
         }
         return rows
+    }
+
+    /// Returns once PostgreSQL has committed the statements this connection ran outside a
+    /// transaction, and throws if it did not.
+    ///
+    /// PostgreSQL sends a statement's rows and its CommandComplete before the implicit commit,
+    /// which it makes when it reads the Sync that ends the round trip; a restart between the two
+    /// loses the change after it was answered. PostgresNIO sends the next statement only after
+    /// that commit (at ReadyForQuery), and fails it if the connection died first.
+    func awaitImplicitCommit() async throws {
+        _ = try await rows("SELECT 1", [])
+    }
+
+    /// PostgresNIO drops a statement written to a connection already closing, and never answers
+    /// it: a statement on a connection known to be closed fails here instead.
+    private func checkOpen() throws {
+        guard !connection.isClosed else { throw DatabaseUnavailable(reason: "the connection closed") }
     }
 
     /// A ``PreparedStatementText`` as PostgresNIO prepares it: once per connection, under the

@@ -29,14 +29,18 @@ final class SQLiteCheckpointer: Sendable {
             throw error
         }
         let loop = Task {
+            var failing = false  // logged when it starts and when it ends: a full disk fails every try
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled else { break }
                 do {
                     try await thread.perform { try handle.execute("PRAGMA wal_checkpoint(PASSIVE)", []) }
+                    if failing { logger.notice("WAL checkpoints work again") }
+                    failing = false
                 } catch {
-                    // The automatic checkpoint (at 40 MB of WAL) still bounds the file.
-                    logger.warning("WAL checkpoint failed", metadata: ["error": "\(error)"])
+                    // Nothing is lost: the WAL keeps every commit until a checkpoint copies it.
+                    if !failing { logger.warning("WAL checkpoint failed; retrying every \(interval)", metadata: ["error": "\(error)"]) }
+                    failing = true
                 }
             }
         }

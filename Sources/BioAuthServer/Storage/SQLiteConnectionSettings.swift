@@ -9,8 +9,9 @@
 ///
 /// busy_timeout waits in case another process (a backup, an operator) holds a lock. The
 /// checkpointer copies the WAL into the file; the automatic checkpoint stays as a backstop at
-/// 40 MB. The cache is 32 MiB of pages instead of SQLite's default 2 MiB, so that the inner pages
-/// of a million accounts' indexes stay in memory (docs/BENCHMARKS.md, growth).
+/// 10,000 pages of WAL (10 MB at 1 KiB pages). The cache is 32 MiB of pages instead of SQLite's
+/// default 2 MiB, so that the inner pages of a million accounts' indexes stay in memory
+/// (docs/BENCHMARKS.md, growth).
 package enum SQLiteConnectionSettings {
     /// The PRAGMA statements for a connection with the given `synchronous` setting (`FULL`, `NORMAL`).
     package static func pragmas(synchronous: String) -> [String] {

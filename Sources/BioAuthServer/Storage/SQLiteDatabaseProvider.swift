@@ -26,6 +26,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     private let checkpointer: SQLiteCheckpointer
     private let readers: SQLiteReaders
     private let metrics: DatabaseMetrics?
+    private let outage: DatabaseOutageLog
     let gate = AsyncGate()
 
     /// Why the database could not be opened, in words fit for a one-line error.
@@ -36,13 +37,14 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     private init(thread: SQLiteThread, connection: SQLiteHandleDatabase, readers: SQLiteReaders, checkpointer: SQLiteCheckpointer,
-                 metrics: DatabaseMetrics?) {
+                 metrics: DatabaseMetrics?, logger: Logger) {
         self.thread = thread
         self.connection = connection
         self.groups = SQLiteGroupCommit(database: connection, gate: gate, metrics: metrics)
         self.readers = readers
         self.checkpointer = checkpointer
         self.metrics = metrics
+        self.outage = DatabaseOutageLog(logger: logger)
     }
 
     /// Checks that `path` can name a database file, touching nothing: its folder exists and it is
@@ -81,7 +83,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
                 thread: thread, connection: SQLiteHandleDatabase(handle: handle, thread: thread, logger: logger), readers: readerPool,
-                checkpointer: checkpointer, metrics: metrics)
+                checkpointer: checkpointer, metrics: metrics, logger: logger)
         } catch {
             readers?.close()
             try? await thread.perform { [opened] in try? opened?.close() }
@@ -91,11 +93,15 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     }
 
     func withDatabase<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await exclusively(.write) { [groups] in await groups.statements(body) }.result()
+        try await outage.watching(Self.unavailability) {
+            try await exclusively(.write) { [groups] in await groups.statements(body) }.result()
+        }
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
-        try await exclusively(.transaction) { [groups] in await groups.transaction(body) }.result()
+        try await outage.watching(Self.unavailability) {
+            try await exclusively(.transaction) { [groups] in await groups.transaction(body) }.result()
+        }
     }
 
     /// Runs `body` on a reading connection of its own, on the caller's thread, without the gate.
@@ -104,9 +110,26 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     /// yet).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await readers.read { [metrics] db in
-            metrics?.waited(.read, since: asked)
-            return try await body(db)
+        return try await outage.watching(Self.unavailability) {
+            try await readers.read { [metrics] db in
+                metrics?.waited(.read, since: asked)
+                return try await body(db)
+            }
+        }
+    }
+
+    /// Whether `error` means the file cannot be written or read now (a full disk, an I/O error,
+    /// no descriptor left to open it) rather than a refusal of the statement or a bug. SQLite has
+    /// then rolled back the whole transaction, with every member of its group
+    /// (``GroupRolledBack``), or the one statement.
+    static func unavailability(of error: any Error) -> DatabaseUnavailable? {
+        if let error = error as? GroupRolledBack { return DatabaseUnavailable(reason: error.description) }
+        guard let error = error as? SQLiteStatementError else { return nil }
+        switch error.code & 0xFF {  // the primary code of an extended one
+        case 5 /* BUSY */, 6 /* LOCKED */, 7 /* NOMEM */, 10 /* IOERR */, 13 /* FULL */, 14 /* CANTOPEN */:
+            return DatabaseUnavailable(reason: error.description)
+        default:
+            return nil
         }
     }
 
