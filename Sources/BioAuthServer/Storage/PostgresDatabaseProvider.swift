@@ -167,37 +167,26 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     }
 
     /// Runs `body` on a pooled connection, recording how long `work` waited for it. A wait
-    /// longer than `waitingAtMost` (the provider's `connectionWait` by default) and an error that
-    /// means PostgreSQL is unreachable are thrown as ``DatabaseUnavailable``.
+    /// longer than `waitingAtMost` (the provider's `connectionWait` by default), a connection that
+    /// closes under `body`, and an error that means PostgreSQL is unreachable are thrown as
+    /// ``DatabaseUnavailable`` (``LeaseRace``).
     ///
     /// Only the wait is timed: PostgresNIO cannot cancel a statement it has sent, so `body`, once
-    /// it has its connection, runs to its end.
+    /// it has its connection, runs to its end while the connection lives.
     private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, waitingAtMost wait: Duration? = nil,
                                              _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        let lease = LeaseRace()
-        let wait = wait ?? connectionWait
-        return try await outage.watching({ Self.unavailability(of: $0, leased: lease.wasLent) }) {
-            try await withThrowingTaskGroup(of: T?.self) { [client, metrics] group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        guard lease.lend() else { throw CancellationError() }  // the wait ran out first
-                        metrics?.waited(work, since: asked)
-                        return try await body(PostgresStatementDatabase(connection: connection))
-                    }
+        return try await outage.watching({ error in
+            guard let error = error as? LeaseRace<T>.RaceError else { return Self.unavailability(of: error, leased: true) }
+            return Self.unavailability(of: error.underlying, leased: error.wasLent)
+        }) { [client, metrics] in
+            do {
+                return try await LeaseRace.run(waitingAtMost: wait ?? connectionWait, lease: { try await client.withConnection($0) }) { connection in
+                    metrics?.waited(work, since: asked)
+                    return try await body(PostgresStatementDatabase(connection: connection))
                 }
-                group.addTask {
-                    try await Task.sleep(for: wait)
-                    guard lease.giveUp() else { return nil }
-                    throw DatabaseUnavailable(reason: "no connection within \(wait)")
-                }
-                while let finished = try await group.next() {
-                    if let value = finished {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                preconditionFailure("the connection's task returns a value or throws")
+            } catch let error as LeaseRace<T>.RaceError where Self.unavailability(of: error.underlying, leased: error.wasLent) == nil {
+                throw error.underlying  // a refusal of the statement, for the caller
             }
         }
     }
