@@ -21,8 +21,9 @@ final class DatabaseOutageLog: Sendable {
     }
 
     /// Runs `work`; an error `classify` names an outage is logged (the first of a run) and thrown
-    /// as ``DatabaseUnavailable`` in its place; the first success after an outage is logged.
-    func watching<T>(_ classify: (any Error) -> DatabaseUnavailable?, _ work: () async throws -> T) async throws -> T {
+    /// as ``DatabaseUnavailable`` in its place; the first success after an outage is logged,
+    /// unless `endsOutage` is false (SQLite's reads go on while a full disk refuses writes).
+    func watching<T>(endsOutage: Bool = true, _ classify: (any Error) -> DatabaseUnavailable?, _ work: () async throws -> T) async throws -> T {
         let value: T
         do {
             value = try await work()
@@ -33,7 +34,7 @@ final class DatabaseOutageLog: Sendable {
             }
             throw unavailable
         }
-        if down.load(ordering: .relaxed), down.exchange(false, ordering: .relaxed) {
+        if endsOutage, down.load(ordering: .relaxed), down.exchange(false, ordering: .relaxed) {
             logger.warning("database available again")
         }
         return value

@@ -110,7 +110,7 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
     /// yet).
     func read<T: Sendable>(_ body: @escaping @Sendable (any StatementDatabase) async throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await outage.watching(Self.unavailability) {
+        return try await outage.watching(endsOutage: false, Self.unavailability) {
             try await readers.read { [metrics] db in
                 metrics?.waited(.read, since: asked)
                 return try await body(db)
