@@ -6,8 +6,9 @@ import Synchronization
 /// Whichever comes first wins: the connection (the work runs) or the end of the wait (the caller
 /// gets ``DatabaseUnavailable`` and a connection that arrives later goes straight back). Once the
 /// work runs, it is waited for unless its connection closes under it: PostgresNIO drops a
-/// statement written to a connection as it closes and never answers it, so work still running a
-/// second after its connection closed is given up (the work's task is left to its fate).
+/// statement written to a connection as it closes and never answers it, so work still running
+/// half a second after its connection was seen closed (checked four times a second once the wait
+/// is over) is given up (the work's task is left to its fate).
 final class LeaseRace<T: Sendable>: Sendable {
     private enum Stage { case waiting, lent(PostgresConnection), gaveUp }
     private struct State {
@@ -17,23 +18,19 @@ final class LeaseRace<T: Sendable>: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Runs `work` on a connection `lease` lends, answering within `wait` if none comes.
+    /// Runs `work` on a connection `lease` lends, answering within `wait` if none comes. An error
+    /// `classify` names an outage (told whether a connection had been lent) is thrown as
+    /// ``DatabaseUnavailable``; any other as it is.
     static func run(
         waitingAtMost wait: Duration, lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
-        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+        classify: (any Error, _ leased: Bool) -> DatabaseUnavailable?, _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let race = LeaseRace()
         do {
             return try await race.run(wait, lease, work)
         } catch {
-            throw RaceError(underlying: error, wasLent: race.wasLent)
+            throw classify(error, race.wasLent) ?? error
         }
-    }
-
-    /// An error with whether a connection had been lent when it came.
-    struct RaceError: Error {
-        var underlying: any Error
-        var wasLent: Bool
     }
 
     private func run(_ wait: Duration, _ lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
@@ -58,9 +55,9 @@ final class LeaseRace<T: Sendable>: Sendable {
                     return
                 }
                 while let connection = self.runningOn() {
-                    try? await Task.sleep(for: .seconds(1))
+                    try? await Task.sleep(for: .milliseconds(250))
                     if connection.isClosed {
-                        try? await Task.sleep(for: .seconds(1))
+                        try? await Task.sleep(for: .milliseconds(500))  // time for the work's own error
                         self.answer(.failure(DatabaseUnavailable(reason: "the connection closed under a statement")))
                     }
                 }

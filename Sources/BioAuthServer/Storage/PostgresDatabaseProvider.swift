@@ -176,17 +176,11 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, waitingAtMost wait: Duration? = nil,
                                              _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await outage.watching({ error in
-            guard let error = error as? LeaseRace<T>.RaceError else { return Self.unavailability(of: error, leased: true) }
-            return Self.unavailability(of: error.underlying, leased: error.wasLent)
-        }) { [client, metrics] in
-            do {
-                return try await LeaseRace.run(waitingAtMost: wait ?? connectionWait, lease: { try await client.withConnection($0) }) { connection in
-                    metrics?.waited(work, since: asked)
-                    return try await body(PostgresStatementDatabase(connection: connection))
-                }
-            } catch let error as LeaseRace<T>.RaceError where Self.unavailability(of: error.underlying, leased: error.wasLent) == nil {
-                throw error.underlying  // a refusal of the statement, for the caller
+        return try await outage.watching({ $0 as? DatabaseUnavailable }) { [client, metrics] in
+            try await LeaseRace.run(waitingAtMost: wait ?? connectionWait, lease: { try await client.withConnection($0) },
+                                    classify: Self.unavailability) { connection in
+                metrics?.waited(work, since: asked)
+                return try await body(PostgresStatementDatabase(connection: connection))
             }
         }
     }
