@@ -1,5 +1,6 @@
 import BioAuthProtocol
 import BioAuthServer
+import BioAuthTesting
 import Crypto
 import Foundation
 import Logging
@@ -8,9 +9,7 @@ import SQLKit
 /// Direct access to a BioAuth database for `bioauth bench`: seeding it with many accounts, and
 /// measuring how fast it commits the transactions a biometric sign-in performs.
 ///
-/// Nothing here is reachable over HTTP. ``signInCommitRate(workers:duration:)`` runs the
-/// sign-in's reads and transactions without the signature check, which is what lets it measure
-/// the database alone.
+/// Nothing here is reachable over HTTP.
 package struct BenchmarkDatabase: Sendable {
     private let server: AuthServer
 
@@ -24,8 +23,8 @@ package struct BenchmarkDatabase: Sendable {
         // often than a real device may.
         configuration.challengesPerRegistrationPerMinute = .max
         // The probes never check a PIN: a throwaway key, so no key file is needed.
-        configuration.pinKeyRing = PINKeyRing(keys: [SecureRandom.bytes(32)])
-        return BenchmarkDatabase(server: try await AuthServer.open(configuration: configuration, logger: logger))
+        return BenchmarkDatabase(server: try await AuthServer.open(configuration: configuration, pinKeys: PINKeyRing(keys: [SecureRandom.bytes(32)]),
+                                                                   logger: logger))
     }
 
     /// Closes the database.
@@ -96,8 +95,8 @@ package struct BenchmarkDatabase: Sendable {
         }
     }
 
-    /// Inserts `count` users with one active registration each (and, if asked, one session that
-    /// expired an hour ago); returns the registration ids.
+    /// Inserts `count` users with one active biometric registration each (and, if asked, one
+    /// session that expired an hour ago); returns the registrations with their private keys.
     ///
     /// The values are written into the SQL text, not bound: binding goes through an `Encoder` per
     /// value, which made a million accounts take minutes. Every value is generated here (hex
@@ -108,7 +107,7 @@ package struct BenchmarkDatabase: Sendable {
     static func insertAccounts(
         _ db: any SQLDatabase, flavor: SQLFlavor, count: Int, firstNumber: Int, passwordHash: String, expiredSessions: Bool, now: Date,
         numbered: Bool = false
-    ) async throws -> [String] {
+    ) async throws -> [SeededRegistration] {
         precondition(!passwordHash.contains("'"))
         let created = now.addingTimeInterval(-7_200).millisecondsSince1970
         let expired = now.addingTimeInterval(-3_600).millisecondsSince1970
@@ -118,6 +117,8 @@ package struct BenchmarkDatabase: Sendable {
         }
         let userIDs = identifiers.map(\.user)
         let registrationIDs = identifiers.map(\.registration)
+        var seeded: [SeededRegistration] = []
+        seeded.reserveCapacity(count)
         func bytes(_ data: Data) -> String {
             flavor == .sqlite ? "X'\(Hex.lowercase(data))'" : "'\\x\(Hex.lowercase(data))'::bytea"
         }
@@ -126,22 +127,31 @@ package struct BenchmarkDatabase: Sendable {
             for index in chunk {
                 let user = userIDs[index]
                 let username = "seeded-\(firstNumber + index)-\(user.suffix(8))"
-                users.append("('\(user)', '\(username)', '\(username)', '\(passwordHash)', \(created))")
-                registrations.append("('\(registrationIDs[index])', '\(user)', '\(SignatureAlgorithm.es256.rawValue)', "
-                                     + "\(bytes(P256.Signing.PrivateKey().publicKey.x963Representation)), '', 'active', \(created))")
+                let key = SoftwareDeviceKey.es256()
+                seeded.append(SeededRegistration(id: registrationIDs[index], key: key))
+                users.append("('\(user)', '\(username)', '\(username)', '\(username)', '\(passwordHash)', \(created))")
+                registrations.append("('\(registrationIDs[index])', '\(user)', 'biometric', '\(SignatureAlgorithm.es256.rawValue)', "
+                                     + "\(bytes(key.publicKey())), '', 'active', \(created))")
+                let password = AuthenticationMethod.password.rawValue
                 sessions.append("('\(SecureRandom.identifier(.session))', '\(user)', \(bytes(SecureRandom.bytes(32))), "
-                                + "'\(AuthenticationMethod.password.rawValue)', \(created), \(expired), 0)")
+                                + "'\(password)', '\(password)', \(created), \(expired), \(created))")
             }
-            try await db.raw(SQLQueryString("INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES "
+            try await db.raw(SQLQueryString("INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) VALUES "
                                             + users.joined(separator: ", "))).run()
-            try await db.raw(SQLQueryString("INSERT INTO registrations (id, user_id, algorithm, public_key, label, status, created_at) VALUES "
+            try await db.raw(SQLQueryString("INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at) VALUES "
                                             + registrations.joined(separator: ", "))).run()
             if expiredSessions {
-                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, created_at, expires_at, legacy_token) VALUES "
+                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, factors, created_at, expires_at, authenticated_at) VALUES "
                                                 + sessions.joined(separator: ", "))).run()
             }
         }
-        return registrationIDs
+        return seeded
+    }
+
+    /// A seeded biometric registration and the private key it registered.
+    struct SeededRegistration: Sendable {
+        var id: String
+        var key: SoftwareDeviceKey
     }
 
     /// The identifiers of account number `number` (from 1) of a floor probe: the prefix and the
@@ -173,23 +183,23 @@ package struct BenchmarkDatabase: Sendable {
         package var signInsPerSecond: Double { seconds > 0 ? Double(signIns) / seconds : 0 }
     }
 
-    /// Runs the database work of complete biometric sign-ins — issue a challenge, read it back,
-    /// consume it and create the session — from `workers` concurrent tasks for `duration`, with
-    /// the same services and transactions the server uses, but no HTTP and no signature check.
+    /// Runs complete biometric sign-ins — issue a challenge, sign it, read it back, verify the
+    /// signature, spend the challenge and create the session — from `workers` concurrent tasks for
+    /// `duration`, with the services and transactions the server uses but no HTTP.
     ///
-    /// The result is the database's own ceiling for biometric sign-ins on this machine.
+    /// The result is the database's ceiling for biometric sign-ins on this machine, with the one
+    /// signature each needs made and checked on the same cores.
     func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
-        let registrationIDs = try await database.transaction { db in
+        let registrations = try await database.transaction { db in
             try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
         }
         let biometrics = server.biometricService()
-        // Well-formed, so the completion parses it; never verified (see the doc comment).
-        let signature = try P256.Signing.PrivateKey().signature(for: Data("probe".utf8)).derRepresentation
-
-        let count = try await RateProbe.count(tasks: registrationIDs.count, for: duration) { task in
-            let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registrationIDs[task]))
-            let attempt = try await biometrics.attempt(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
-            _ = try await biometrics.complete(attempt, minutes: ProtocolLimits.defaultSessionDurationMinutes, signatureIsValid: true)
+        let relyingPartyID = server.configuration.relyingPartyID
+        let count = try await RateProbe.count(tasks: registrations.count, for: duration) { task in
+            let registration = registrations[task]
+            let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registration.id))
+            let signature = registration.key.sign(.authentication, rpID: relyingPartyID, registrationID: registration.id, challenge: challenge.challenge.data)
+            _ = try await biometrics.signIn(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
             return 1
         }
         return CommitRate(signIns: count.operations, seconds: count.seconds)

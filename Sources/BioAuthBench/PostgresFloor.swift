@@ -26,7 +26,7 @@ enum PostgresFloor {
             INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 100, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
             SELECT id, username, username_key, created_at, password_change_required, CASE WHEN credential_epoch <> 0 THEN 'stale' ELSE 'current' END AS state FROM users WHERE id = \(user) FOR KEY SHARE;
             UPDATE registrations SET last_used_at = \(now), pin_hash = COALESCE(NULL, pin_hash) WHERE id = \(registration) AND user_id = \(user) AND status = 'active' RETURNING user_id;
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required, legacy_token, factors, step_up_at) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0, 0, 'biometric', \(now));
+            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required, factors, step_up_at) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0, 'biometric', \(now));
             INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ('evt_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), 'biometric.sign_in', 'success', \(now), \(registration), 'ses_' || lpad(to_hex(:c::bigint), 32, '0'));
             COMMIT;
 

@@ -38,8 +38,8 @@ enum SQLiteFloor {
         """,
         """
         INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                              password_change_required, legacy_token, factors, step_up_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12)
+                              password_change_required, factors, step_up_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         """,
         "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     ]

@@ -18,6 +18,8 @@ package struct AuthServer: Sendable {
     package let configuration: ServerConfiguration
     /// The database it serves.
     package let database: any DatabaseProvider
+    /// Its clock: the system's, but in tests.
+    let time: TimeSource
     /// The keys PIN hashes are made with (the current one also keys passkey sign-in decoys and
     /// authentication challenges).
     let pinKeys: PINKeyRing
@@ -37,17 +39,23 @@ package struct AuthServer: Sendable {
     /// Opens (creating and migrating as needed) the database the configuration names, once every
     /// other setting (the PIN key, the passkey relying party and its trust roots) has been checked:
     /// a setting that cannot work touches no database.
-    package static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AuthServer {
+    ///
+    /// - Parameters:
+    ///   - time: The clock; tests give one they move.
+    ///   - pinKeys: PIN keys given directly instead of the configured key file; tests give throwaway ones.
+    package static func open(
+        configuration: ServerConfiguration, time: TimeSource = .system, pinKeys given: PINKeyRing? = nil, logger: Logger = Logger(label: "bioauth")
+    ) async throws -> AuthServer {
         let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
         if !postgres { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
         let descriptors = DescriptorBudget(limit: DescriptorBudget.raisedToHardLimit(),
                                            reserved: DescriptorBudget.reserve(databaseConnections: postgres ? configuration.databaseMaxConnections : 16))
         let connectionCap = try descriptors.connectionCap(configured: configuration.maxConnections)
         let relyingParty = try relyingParty(configuration)
-        let pinKeys = try pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
+        let pinKeys = try given ?? pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
-        let database = try await openDatabase(configuration, metrics: metrics.database, logger: logger)
-        return AuthServer(configuration: configuration, database: database, pinKeys: pinKeys,
+        let database = try await openDatabase(configuration, now: time.now(), metrics: metrics.database, logger: logger)
+        return AuthServer(configuration: configuration, database: database, time: time, pinKeys: pinKeys,
                           challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
                           relyingParty: relyingParty, logger: logger, metrics: metrics, hashing: hashingBudget(configuration),
                           connectionCap: connectionCap)
@@ -56,18 +64,18 @@ package struct AuthServer: Sendable {
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
     /// migrating it as needed; it needs no PIN key.
     package static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
-        AccountAdministration(database: try await openDatabase(configuration, metrics: nil, logger: logger),
-                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource,
+        AccountAdministration(database: try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger),
+                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: .system,
                               oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
     }
 
     /// The operator's account actions (`bioauth admin`) on this server's open database.
     package var administration: AccountAdministration {
-        AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: configuration.timeSource,
+        AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: time,
                               oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
     }
 
-    private static func openDatabase(_ configuration: ServerConfiguration, metrics: DatabaseMetrics?, logger: Logger) async throws
+    private static func openDatabase(_ configuration: ServerConfiguration, now: Date, metrics: DatabaseMetrics?, logger: Logger) async throws
         -> any DatabaseProvider {
         let database: any DatabaseProvider
         if PostgresDatabaseProvider.isURL(configuration.databasePath) {
@@ -78,7 +86,7 @@ package struct AuthServer: Sendable {
             database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, metrics: metrics, logger: logger)
         }
         do {
-            try await Migrator.migrate(database, now: configuration.timeSource.now(), logger: logger)
+            try await Migrator.migrate(database, now: now, logger: logger)
         } catch {
             try? await database.shutdown()
             throw error
@@ -93,12 +101,11 @@ package struct AuthServer: Sendable {
                              perClient: configuration.hashesPerAddress)
     }
 
-    /// The PIN keys: given, from the named file, or (SQLite only) from `<database>.pin-key`,
+    /// The PIN keys: from the named file, or (SQLite only) from `<database>.pin-key`,
     /// created at first start. Instances sharing a PostgreSQL must share one key file, so one is
     /// never made up for them. A key beside the database is fine for development (relying party
     /// `localhost`); anywhere else it is logged as a warning: a stolen disk or backup holds both.
     static func pinKeyRing(_ configuration: ServerConfiguration, logger: Logger? = nil) throws -> PINKeyRing {
-        if let ring = configuration.pinKeyRing { return ring }
         let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
         if let file = configuration.pinKeyFile { return try PINKeyRing.load(path: file, create: !postgres) }
         guard !postgres else {
@@ -205,7 +212,7 @@ package struct AuthServer: Sendable {
 
     /// The periodic purge of expired rows (see ``Housekeeping``).
     var housekeeping: Housekeeping {
-        Housekeeping(database: database, time: configuration.timeSource, clock: DatabaseClock(flavor: database.flavor, time: configuration.timeSource),
+        Housekeeping(database: database, time: time, clock: DatabaseClock(flavor: database.flavor, time: time),
                      challengeTTL: configuration.challengeTTL, retention: configuration.expiredSessionRetention,
                      auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
     }
@@ -266,7 +273,7 @@ package struct AuthServer: Sendable {
     /// The account core as this configuration sets it up (``AccountCore``).
     var accountCore: AccountCore {
         AccountCore(database: database, lockouts: configuration.lockoutPolicy, sessions: configuration.sessionPolicy,
-                    clock: DatabaseClock(flavor: database.flavor, time: configuration.timeSource), time: configuration.timeSource, metrics: metrics)
+                    clock: DatabaseClock(flavor: database.flavor, time: time), time: time, metrics: metrics)
     }
 
     /// The biometric sign-in as this configuration sets it up, with its own key cache.
@@ -284,7 +291,6 @@ package struct AuthServer: Sendable {
     /// The router with every route of the contract, each recorded in `catalog` (which also tells
     /// the error middleware which paths exist).
     func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
-        let time = configuration.timeSource
         let core = accountCore
         let check = PasswordCheck(hasher: PasswordHasher(cost: configuration.passwordHashCost, budget: hashing), core: core)
         let sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)

@@ -41,10 +41,13 @@ package final class LoopbackServer: Sendable {
     ///   - database: A SQLite path or PostgreSQL URL the caller owns; when `nil`, a new SQLite
     ///     file in a new temporary folder that ``stop()`` deletes.
     ///   - clock: The server's clock (frozen at now unless given).
+    ///   - time: A clock other than `clock` (the system's, or one offset from it), for tests of
+    ///     several instances.
+    ///   - pinKeys: PIN keys instead of a key file beside the database.
     ///   - configure: Changes to the loopback defaults (relying party ``relyingPartyID``, bcrypt at
     ///     its floor of 4 so tests stay quick, eight database connections).
     package static func start(
-        database: String? = nil, clock: ServerClock = .frozen(),
+        database: String? = nil, clock: ServerClock = .frozen(), time: TimeSource? = nil, pinKeys: PINKeyRing? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LoopbackServer {
@@ -57,11 +60,10 @@ package final class LoopbackServer: Sendable {
         configuration.databaseMaxConnections = 8
         configuration.relyingPartyID = relyingPartyID
         configuration.passwordHashCost = 4
-        configuration.useClock { clock.now }
         configure(&configuration)
         let server: AuthServer
         do {
-            server = try await AuthServer.open(configuration: configuration, logger: logger)
+            server = try await AuthServer.open(configuration: configuration, time: time ?? TimeSource(now: { clock.now }), pinKeys: pinKeys, logger: logger)
         } catch {
             if let folder { try? FileManager.default.removeItem(at: folder) }
             throw error
@@ -85,15 +87,15 @@ package final class LoopbackServer: Sendable {
                               folder: folder, group: group, task: task)
     }
 
-    /// Runs `body` against a new server (see ``start(database:clock:logger:configure:)``) and
+    /// Runs `body` against a new server (see ``start(database:clock:time:pinKeys:logger:configure:)``) and
     /// stops it afterwards, also when `body` throws.
     package static func run<T: Sendable>(
-        database: String? = nil, clock: ServerClock = .frozen(),
+        database: String? = nil, clock: ServerClock = .frozen(), time: TimeSource? = nil, pinKeys: PINKeyRing? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (LoopbackServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(database: database, clock: clock, logger: logger, configure: configure)
+        let server = try await start(database: database, clock: clock, time: time, pinKeys: pinKeys, logger: logger, configure: configure)
         do {
             let result = try await body(server)
             try await server.stop()

@@ -143,7 +143,7 @@ struct PINTests {
             let keyed = Data(HMAC<SHA256>.authenticationCode(for: Data("4921".utf8), using: ThrowawayPINKey.ring.current.secret)).base64EncodedString()
             #expect(Bcrypt.verify(keyed, hash: bcrypt))
             let otherKey = PINKeyRing(keys: [Data(repeating: 7, count: 32)])
-            let refused = try await TestServer.run(configure: { $0.databasePath = path; $0.pinKeyRing = otherKey }) { server in
+            let refused = try await TestServer.run(pinKeys: otherKey, configure: { $0.databasePath = path }) { server in
                 try await server.api.pinSignIn(device, pin: "4921").errorCode
             }
             #expect(refused == .invalidCredentials)
@@ -157,7 +157,7 @@ struct PINTests {
                 try await server.api.setPIN("4921", token: try await server.api.newAccount().sessionToken)
             }
             let rotated = PINKeyRing(keys: [Data(repeating: 0x11, count: 32), Data(repeating: 0x5a, count: 32)])
-            try await TestServer.run(configure: { $0.databasePath = path; $0.pinKeyRing = rotated }) { server in
+            try await TestServer.run(pinKeys: rotated, configure: { $0.databasePath = path }) { server in
                 #expect(try await server.api.pinSignIn(device, pin: "4921").status == .ok)
                 let hash = try await server.server.database.withDatabase { db in
                     try await db.raw("SELECT pin_hash FROM registrations WHERE id = \(bind: device.registrationID)").first()?

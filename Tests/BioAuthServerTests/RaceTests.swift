@@ -92,7 +92,7 @@ struct RaceTests {
             let database = server.server.database
             let error = await #expect(throws: (any Error).self) {
                 try await database.withDatabase { db in
-                    try await db.raw("INSERT INTO users (id, username, username_key, password_hash, created_at) SELECT 'usr_x', username, username_key, password_hash, 0 FROM users WHERE id = \(bind: account.user.id)").run()
+                    try await db.raw("INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) SELECT 'usr_x', username, username_key, username_skeleton || 'x', password_hash, 0 FROM users WHERE id = \(bind: account.user.id)").run()
                 }
             }
             #expect(database.isUniqueViolation(try #require(error)))

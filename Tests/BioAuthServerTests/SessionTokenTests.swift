@@ -17,19 +17,17 @@ struct SessionTokenTests {
         #expect(token.text.count == 4 + 64)
         let bytes = try #require(Base64URL.decode(String(token.text.dropFirst(4))))
         #expect(bytes.prefix(16) == idBytes)
-        #expect(SessionToken.lookup(token.text) == .session(id: sessionID, digest: token.digest))
+        #expect(SessionToken.lookup(token.text) == SessionToken.Lookup(id: sessionID, digest: token.digest))
         let secrets = Set((0..<1_000).map { _ in SessionToken.generate(sessionIDBytes: idBytes).text })
         #expect(secrets.count == 1_000, "the secret part differs for one session id")
     }
 
-    @Test("a token issued before tokens named their session is looked up by digest; anything else needs no query")
+    @Test("text that is not bat_ and a session's identifier bytes with 256 bits needs no query")
     func lookups() {
-        let legacy = "bat_" + Base64URL.encode(SecureRandom.bytes(32))
-        #expect(SessionToken.lookup(legacy) == .legacy(digest: SessionToken.digest(of: legacy)))
         let token = SessionToken.generate(sessionIDBytes: SecureRandom.identifierBytes()).text
         for text in ["", "bat_", "bat_nope", "Bat_" + token.dropFirst(4), "bat_" + String(repeating: "A", count: 63),
                      String(token.dropLast()), token + "A", "bat_" + token.dropFirst(4).replacingOccurrences(of: "A", with: "+").replacingOccurrences(of: "B", with: "/") + "+",
-                     "bat_" + Base64URL.encode(SecureRandom.bytes(33)), token.replacingOccurrences(of: "bat_", with: "bat_ ")] {
+                     "bat_" + Base64URL.encode(SecureRandom.bytes(32)), "bat_" + Base64URL.encode(SecureRandom.bytes(33)), token.replacingOccurrences(of: "bat_", with: "bat_ ")] {
             #expect(SessionToken.lookup(text) == nil, "\(text)")
         }
     }
@@ -57,76 +55,15 @@ struct SessionTokenTests {
         }
     }
 
-    @Test("sessions have no index of token digests but the partial one of sessions issued before tokens named them")
+    @Test("sessions have no index of token digests")
     func noDigestIndex() async throws {
         try await TestServer.run { server in
             let indexes = try await server.server.database.withDatabase { db in
                 try await Self.sessionIndexes(db, flavor: server.server.database.flavor)
             }
             let byDigest = indexes.filter { $0.columns.first == "token_hash" }
-            #expect(byDigest.map(\.name) == ["sessions_by_legacy_token"])
-            #expect(byDigest.allSatisfy { $0.partial })
+            #expect(byDigest.map(\.name) == [])
             #expect(indexes.contains { $0.columns.first == "user_id" }, "the catalog query sees the other indexes")
-        }
-    }
-
-    @Test("an upgrade keeps sessions issued before tokens named their session, also those an old instance issues during a rolling upgrade; their tokens work until revoked")
-    func legacySessionsSurviveTheMigration() async throws {
-        try await TestDatabase.current.withFreshDatabase { location in
-            let userID = SecureRandom.identifier(.user)
-            let now = Date()
-            let ms = now.millisecondsSince1970
-            /// Issues a session as the build before migration 9 did (its insert, its token).
-            @Sendable func issueTheOldWay(_ db: any SQLDatabase) async throws -> (id: String, token: String) {
-                let id = SecureRandom.identifier(.session), token = "bat_" + Base64URL.encode(SecureRandom.bytes(32))
-                try await db.raw("""
-                    INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                          password_change_required)
-                    VALUES (\(bind: id), \(bind: userID), \(bind: SessionToken.digest(of: token)), 'password', NULL, NULL, \(bind: ms),
-                            \(bind: ms + 3_600_000), \(bind: ms), 0)
-                    """).run()
-                return (id, token)
-            }
-            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-            // The database as the build before migration 9 left it, with a session it issued.
-            let old: any DatabaseProvider = PostgresDatabaseProvider.isURL(location)
-                ? try await PostgresDatabaseProvider.open(url: location, logger: logger)
-                : try await SQLiteDatabaseProvider.open(path: location, logger: logger)
-            try await Migrator.migrate(old, now: now, logger: logger, through: 8)
-            let before = try await old.withDatabase { db in
-                try await db.raw("""
-                    INSERT INTO users (id, username, username_key, password_hash, created_at)
-                    VALUES (\(bind: userID), 'legacy', 'legacy', 'not a hash', \(bind: ms))
-                    """).run()
-                return try await issueTheOldWay(db)
-            }
-            try await old.shutdown()
-
-            try await TestServer.run(at: location) { server in
-                // An instance of the old build, still running beside the migrated one.
-                let during = try await server.server.database.withDatabase { db in try await issueTheOldWay(db) }
-                for legacy in [before, during] {
-                    let current = try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: legacy.token)
-                    #expect(current.session.id == legacy.id)
-                }
-                let user = try await server.api.signUp()
-                let fresh = try await server.api.signIn(user.username)
-                let marks = try await server.server.database.withDatabase { db in
-                    try await db.raw("SELECT id, legacy_token FROM sessions").all()
-                        .map { try ($0.decode(column: "id", as: String.self), $0.decode(column: "legacy_token", as: Int.self)) }
-                }
-                #expect(Dictionary(uniqueKeysWithValues: marks) == [before.id: 1, during.id: 1, fresh.session.id: 0])
-                // The new session's digest is not reachable the legacy way, even by someone who
-                // could present text with that digest.
-                let viaLegacy = try await server.server.database.withDatabase { db in
-                    try await SessionTable.caller(db, .legacy(digest: SessionToken.digest(of: fresh.sessionToken)), now: now, idleSince: nil)
-                }
-                #expect(viaLegacy.map(\.sessionID) == nil)
-                try await server.api.call(.delete, "/v1/sessions/current", token: before.token)
-                try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: before.token)
-                try await server.api.call(.get, "/v1/sessions/current", token: during.token)
-                try await server.api.call(.get, "/v1/sessions/current", token: fresh.sessionToken)
-            }
         }
     }
 

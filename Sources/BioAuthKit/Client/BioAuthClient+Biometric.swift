@@ -51,7 +51,7 @@ extension BioAuthClient {
         if let previous {
             // Replaced: the old registration goes on the server (this session is spared), its key here.
             try? await api.call(.deleteRegistration, id: previous.registrationID, token: try requireToken())
-            await keys.deleteKey(named: previous.deviceKeyName)
+            await keys.deleteKey(named: previous.keyName)
         }
         try await storeSession(token: try requireToken(), registrationID: registration.id)
         return registration
@@ -61,7 +61,7 @@ extension BioAuthClient {
     /// whether the key still exists, not by the biometric domain state (an OS update moves that).
     public func isBiometricSignInEnabled() async -> Bool {
         guard let record = enrollment, record.lost == nil else { return false }
-        return await keys.containsKey(named: record.deviceKeyName)
+        return await keys.containsKey(named: record.keyName)
     }
 
     /// Signs in with biometrics: asks the server for a challenge, signs it with the device key
@@ -79,7 +79,7 @@ extension BioAuthClient {
         guard let record = enrollment else { throw .itemNotFound }
         if let lost = record.lost { throw lost == .biometryChanged ? .biometryChanged : .itemNotFound }
         // The key first, without a prompt; the domain state only explains why it is gone.
-        guard await keys.containsKey(named: record.deviceKeyName) else { throw await markLost(record, lossOfMissingKey(record)) }
+        guard await keys.containsKey(named: record.keyName) else { throw await markLost(record, lossOfMissingKey(record)) }
 
         let challenge: ChallengeResponse
         do {
@@ -94,7 +94,7 @@ extension BioAuthClient {
                                     registrationID: record.registrationID, challenge: challenge.challenge.data)
         let signature: Data
         do {
-            signature = try await keys.sign(message, withKeyNamed: record.deviceKeyName, prompt: prompt)
+            signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
         } catch .biometryChanged {
             throw await markLost(record, .biometryChanged)
         } catch .itemNotFound {
@@ -158,7 +158,7 @@ extension BioAuthClient {
         var record = record
         record.lost = loss
         try? records.save(record, Self.enrollmentRecord)
-        await keys.deleteKey(named: record.deviceKeyName)
+        await keys.deleteKey(named: record.keyName)
         try? await vault.delete(Self.sessionItem)
         if loss == .keyMissing, keys.core.passcodeMissing() { return .passcodeNotSet }
         return loss == .biometryChanged ? .biometryChanged : .itemNotFound
@@ -167,11 +167,11 @@ extension BioAuthClient {
     /// Why the key of `record` is gone: the enrolled biometry changed (the domain state moved away
     /// from the baseline), or it is simply missing.
     func lossOfMissingKey(_ record: EnrollmentRecord) -> LocalKeyLoss {
-        keys.core.enrollmentChanged(.key, record.deviceKeyName) ? .biometryChanged : .keyMissing
+        keys.core.enrollmentChanged(.key, record.keyName) ? .biometryChanged : .keyMissing
     }
 
     func removeLocalRegistration() async {
-        if let record = enrollment { await keys.deleteKey(named: record.deviceKeyName) }
+        if let record = enrollment { await keys.deleteKey(named: record.keyName) }
         try? await vault.delete(Self.sessionItem)
         records.delete(Self.enrollmentRecord)
     }

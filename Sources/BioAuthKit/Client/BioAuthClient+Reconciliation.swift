@@ -13,7 +13,7 @@ extension BioAuthClient {
     public func reconcile() async throws(BioAuthError) -> ReconciliationAction? {
         let token = try requireToken()
         guard let record = enrollment, record.userID == current?.user.id else { return nil }
-        if record.lost == nil, !(await keys.containsKey(named: record.deviceKeyName)) {
+        if record.lost == nil, !(await keys.containsKey(named: record.keyName)) {
             _ = await markLost(record, lossOfMissingKey(record))
         }
         if let action = try await revokeLostRegistration() { return action }

@@ -24,7 +24,7 @@ extension BioAuthClient {
                                            as: ChallengeResponse.self)
         let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
                                     registrationID: record.registrationID, challenge: challenge.challenge.data)
-        let signature = try await keys.sign(message, withKeyNamed: record.deviceKeyName, prompt: prompt)
+        let signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
         let answer = try await api.call(.reauthenticate,
                                         body: ReauthenticateRequest(challengeID: challenge.challengeID, signature: signature),
                                         token: token, as: CurrentSessionResponse.self)
@@ -53,7 +53,7 @@ extension BioAuthClient {
             guard let password = await ask() else { throw .userCanceled }
             try await reauthenticate(password: password)
         case .biometricsOrPassword(let prompt, let ask):
-            if let record = enrollment, record.lost == nil, await keys.containsKey(named: record.deviceKeyName) {
+            if let record = enrollment, record.lost == nil, await keys.containsKey(named: record.keyName) {
                 try await reauthenticateWithBiometrics(prompt: prompt)
             } else {
                 try await self.reauthenticate(.password(ask))

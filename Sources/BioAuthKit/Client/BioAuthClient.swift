@@ -36,8 +36,6 @@ public actor BioAuthClient {
     /// The last reconciliation the client performed (also reported by the call that did it).
     public internal(set) var lastReconciliation: ReconciliationAction?
 
-    /// The biometric key's name in records written before each registration had its own.
-    static let legacyKeyName = "device-key"
     static let sessionItem = "session"
     static let pinItem = "pin"
     static let enrollmentRecord = "enrollment"

@@ -39,11 +39,8 @@ struct EnrollmentRecord: Codable, Sendable {
     /// Set when the device lost the key; the registration then awaits revocation on the server.
     var lost: LocalKeyLoss?
     /// The device key's name; each registration has its own, so that a new one can be
-    /// registered before the old one is given up. Records written before names varied have none.
-    var keyName: String?
-
-    /// The name of this registration's key.
-    var deviceKeyName: String { keyName ?? BioAuthClient.legacyKeyName }
+    /// registered before the old one is given up.
+    var keyName: String
 }
 
 /// The PIN this device holds: the registration of its PIN key (see ``BioAuthClient/setPIN(_:keepBehindBiometrics:reauthentication:)``).

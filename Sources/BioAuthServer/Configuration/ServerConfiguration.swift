@@ -114,10 +114,6 @@ package struct ServerConfiguration: Sendable {
     package var webAuthnTrustRootsFile: String?
     /// The least severe log messages written.
     package var logLevel: Logger.Level = .info
-    /// Keys given directly instead of a file (tests).
-    package var pinKeyRing: PINKeyRing?
-    /// The clock (tests move it).
-    var timeSource: TimeSource = .system
 
     /// The defaults of `bioauth serve`.
     package init() {}
@@ -154,10 +150,5 @@ extension ServerConfiguration {
     /// The database location fit for logs: a PostgreSQL URL without its password.
     package var databaseDescription: String {
         PostgresDatabaseProvider.isURL(databasePath) ? PostgresDatabaseProvider.redacted(databasePath) : databasePath
-    }
-
-    /// Uses a clock other than the system's; for tests that move time.
-    package mutating func useClock(_ now: @escaping @Sendable () -> Date) {
-        timeSource = TimeSource(now: now)
     }
 }

@@ -4,13 +4,14 @@ import Foundation
 ///
 /// Times are cut to whole milliseconds, the precision the database stores and the API shows, so
 /// an answer never shows a time its own record cannot reproduce.
-struct TimeSource: Sendable {
+package struct TimeSource: Sendable {
     private let clock: @Sendable () -> Date
     /// Whether this is the system clock, which the database's own clock can stand in for (see
     /// ``DatabaseClock``); a test's moved clock cannot.
     let isSystemClock: Bool
 
-    init(now clock: @escaping @Sendable () -> Date, isSystemClock: Bool = false) {
+    /// A clock that reads `clock`; `isSystemClock` only for the system's own time, however offset.
+    package init(now clock: @escaping @Sendable () -> Date, isSystemClock: Bool = false) {
         self.clock = clock
         self.isSystemClock = isSystemClock
     }
@@ -21,5 +22,5 @@ struct TimeSource: Sendable {
     }
 
     /// The system clock.
-    static let system = TimeSource(now: { Date() }, isSystemClock: true)
+    package static let system = TimeSource(now: { Date() }, isSystemClock: true)
 }

@@ -16,8 +16,6 @@ struct SessionToken: Sendable {
 
     /// Bytes of a token's base64url after `bat_`: the session's identifier bytes, then the secret.
     private static let identifierLength = 16, secretLength = 32
-    /// Tokens issued before tokens named their session: 32 random bytes, 43 characters.
-    private static let legacyLength = 32
     private static let prefix = "bat_"
 
     /// A new token for the session whose identifier spells `sessionIDBytes`
@@ -37,26 +35,18 @@ struct SessionToken: Sendable {
         Data(SHA256.hash(data: Data(text.utf8)))
     }
 
-    /// What a presented token asks the database for.
-    enum Lookup: Equatable, Sendable {
-        /// The session with this id, if its stored digest is this one.
-        case session(id: String, digest: Data)
-        /// A token issued before tokens named their session: found by its digest alone, among the
-        /// sessions marked `legacy_token` (migration 9).
-        case legacy(digest: Data)
+    /// What a presented token asks the database for: the session with this id, if its stored
+    /// digest is this one.
+    struct Lookup: Equatable, Sendable {
+        var id: String
+        var digest: Data
     }
 
     /// How to look up `text`, or nil when it cannot be a token this server issued (then no
     /// query is needed to refuse it).
     static func lookup(_ text: String) -> Lookup? {
-        guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))) else { return nil }
-        switch bytes.count {
-        case identifierLength + secretLength:
-            return .session(id: IdentifierPrefix.session.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
-        case legacyLength:
-            return .legacy(digest: digest(of: text))
-        default:
-            return nil
-        }
+        guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))),
+              bytes.count == identifierLength + secretLength else { return nil }
+        return Lookup(id: IdentifierPrefix.session.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
     }
 }

@@ -30,24 +30,14 @@ package struct BiometricService: Sendable {
         return ChallengeResponse(challengeID: challenge.id, challenge: challenge.bytes, expiresAt: Date(millisecondsSince1970: challenge.expiresAt))
     }
 
-    /// Signs in with a signature over a fresh authentication challenge: the account core spends
-    /// the challenge and, if the signature held, creates the session, in one durable commit.
+    /// Signs in with a signature over a fresh authentication challenge: the challenge and its
+    /// registration are read and the signature parsed (reads only), then the account core
+    /// verifies it, spends the challenge whatever the outcome and, if it held, creates the session,
+    /// in one durable commit.
     package func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
-        let attempt = try await attempt(request)
-        return try await complete(attempt, minutes: minutes, signatureIsValid: attempt.signatureIsValid)
-    }
-
-    /// Reads the challenge and its biometric registration and parses the signature (reads only).
-    package func attempt(_ request: BiometricSignInRequest) async throws -> KeyAssertion {
-        try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys, signature: request.signature,
-                                    kind: .biometric, relyingPartyID: relyingPartyID)
-    }
-
-    /// Completes `assertion` whose signature `signatureIsValid` says held: the account core's one
-    /// transaction spends the challenge whatever the outcome, so a bad signature spends it too.
-    package func complete(_ assertion: KeyAssertion, minutes: Int, signatureIsValid: Bool) async throws -> SignInResponse {
-        try await core.complete(DeviceKeyProof(assertion, factor: .biometric, signatureIsValid: signatureIsValid), for: .signIn(minutes: minutes))
-            .signInResponse
+        let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
+                                                    signature: request.signature, kind: .biometric, relyingPartyID: relyingPartyID)
+        return try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .signIn(minutes: minutes)).signInResponse
     }
 }

@@ -18,11 +18,12 @@ struct DeviceKeyProof: FactorProof {
     /// A PIN's new hash, when it was hashed under a retired server key.
     var newPINHash: String?
 
-    /// A signature's proof (biometric, or a PIN key's whose signature failed): it spends the challenge.
-    init(_ assertion: KeyAssertion, factor: AuthenticationMethod, signatureIsValid: Bool) {
+    /// A signature's proof, verified here (biometric, or a PIN key's before its PIN): it spends
+    /// the challenge.
+    init(signatureOf assertion: KeyAssertion, factor: AuthenticationMethod) {
         self.assertion = assertion
         self.factor = factor
-        self.holds = signatureIsValid
+        self.holds = assertion.signatureIsValid
         self.challenge = .authentication(assertion.challenge)
         self.attempt = nil
     }

@@ -48,9 +48,9 @@ struct PINService: Sendable {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
         let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
                                                     signature: request.signature, kind: .pin, relyingPartyID: relyingPartyID)
-        guard assertion.signatureIsValid else {
-            return try await core.complete(DeviceKeyProof(assertion, factor: .pin, signatureIsValid: false), for: .signIn(minutes: minutes))
-                .signInResponse
+        let signed = DeviceKeyProof(signatureOf: assertion, factor: .pin)
+        guard signed.holds else {
+            return try await core.complete(signed, for: .signIn(minutes: minutes)).signInResponse
         }
         guard let (usernameKey, storedHash) = try await database.read({ db in
             try await RegistrationTable.pin(db, registrationID: assertion.registrationID)

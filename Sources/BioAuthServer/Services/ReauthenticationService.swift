@@ -37,8 +37,7 @@ struct ReauthenticationService: Sendable {
         case (nil, let challengeID?, let signature?, nil, nil):
             let assertion = try await KeyAssertion.read(database, challengeID: challengeID, keys: challengeKeys, signingKeys: signingKeys, signature: signature,
                                                         kind: .biometric, userID: caller.userID, relyingPartyID: relyingPartyID)
-            completed = try await core.complete(DeviceKeyProof(assertion, factor: .biometric, signatureIsValid: assertion.signatureIsValid),
-                                                for: .reauthenticate(caller))
+            completed = try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .reauthenticate(caller))
         case (nil, nil, nil, let ceremonyID?, let credential?):
             let proof = try await passkeys.verify(ceremonyID: ceremonyID, credential: credential, for: caller)
             completed = try await core.complete(proof, for: .reauthenticate(caller))

@@ -20,16 +20,19 @@ struct TestServer: Sendable {
     var databasePath: String { loopback.configuration.databasePath }
 
     /// Runs `body` against a new server over a new database of the current kind, removed afterwards
-    /// (unless `configure` names a database of its own).
+    /// (unless `configure` names a database of its own). `time` replaces the frozen clock; `pinKeys`
+    /// the throwaway PIN key.
     @discardableResult
     static func run<T: Sendable>(
         database kind: TestDatabase = .current,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        time: TimeSource? = nil,
+        pinKeys: PINKeyRing = ThrowawayPINKey.ring,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         try await kind.withFreshDatabase { location in
-            try await run(at: location, logger: logger, configure: configure, body)
+            try await run(at: location, logger: logger, time: time, pinKeys: pinKeys, configure: configure, body)
         }
     }
 
@@ -39,13 +42,12 @@ struct TestServer: Sendable {
     static func run<T: Sendable>(
         at location: String,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        time: TimeSource? = nil,
+        pinKeys: PINKeyRing = ThrowawayPINKey.ring,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
-        try await LoopbackServer.run(database: location, logger: logger, configure: { configuration in
-            configuration.pinKeyRing = ThrowawayPINKey.ring
-            configure(&configuration)
-        }) { loopback in
+        try await LoopbackServer.run(database: location, time: time, pinKeys: pinKeys, logger: logger, configure: configure) { loopback in
             try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
                 try await body(TestServer(api: APIClient(client: client), loopback: loopback))
             }

@@ -30,7 +30,7 @@ enum SignInCompletionStatement {
             id: sessionID, userID: user.id, createdAt: try row.date(7), expiresAt: try row.date(8),
             authentication: .init(method: try row.enumeration(9, as: AuthenticationMethod.self), registrationID: try row.optionalText(10),
                                   passkeyID: try row.optionalText(11)),
-            authenticatedAt: try row.date(12), factors: try SessionTable.factors(try row.text(13), method: try row.enumeration(9, as: AuthenticationMethod.self)),
+            authenticatedAt: try row.date(12), factors: try SessionTable.factors(try row.text(13)),
             stepUpAt: try row.optionalDate(14),
             passwordChangeRequired: try row.integer(15) != 0)
         return .completed(user, session)
@@ -236,10 +236,10 @@ enum SignInCompletionStatement {
     private static let newSession = """
         new_session AS (
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                  password_change_required, legacy_token, factors, step_up_at)
+                                  password_change_required, factors, step_up_at)
             SELECT $15, account.id, $16, $8, CASE WHEN $9 = 'device_key' THEN $10 END, CASE WHEN $9 = 'passkey' THEN $10 END, $1,
                    CASE WHEN account.password_change_required <> 0 THEN LEAST($17, $18) ELSE $17 END, $1,
-                   account.password_change_required, 0, $8, CASE WHEN $19 = 1 THEN $1 END
+                   account.password_change_required, $8, CASE WHEN $19 = 1 THEN $1 END
             FROM account WHERE EXISTS (SELECT 1 FROM used)
             RETURNING id, created_at, expires_at, method, registration_id, passkey_id, authenticated_at, factors, step_up_at,
                       password_change_required)

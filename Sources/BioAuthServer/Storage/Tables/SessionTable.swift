@@ -10,8 +10,8 @@ enum SessionTable {
     static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
         try await db.run("""
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                  password_change_required, legacy_token, factors, step_up_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $12)
+                                  password_change_required, factors, step_up_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
             """,
             .text(session.id), .text(session.userID), .bytes(tokenDigest), .text(session.authentication.method.rawValue),
             .text(session.authentication.registrationID), .text(session.authentication.passkeyID), .time(session.createdAt),
@@ -19,11 +19,9 @@ enum SessionTable {
             .text(session.factors.map(\.rawValue).joined(separator: ",")), session.stepUpAt.map(SQLValue.time) ?? .null)
     }
 
-    /// The factors a `factors` column lists; an empty one (a session from before the column) lists
-    /// its sign-in's `method`.
-    static func factors(_ stored: String, method: AuthenticationMethod) throws -> [AuthenticationMethod] {
-        guard !stored.isEmpty else { return [method] }
-        return try stored.split(separator: ",").map { name in
+    /// The factors a `factors` column lists.
+    static func factors(_ stored: String) throws -> [AuthenticationMethod] {
+        try stored.split(separator: ",").map { name in
             guard let factor = AuthenticationMethod(rawValue: String(name)) else { throw CorruptRowError(column: "factors") }
             return factor
         }
@@ -31,35 +29,22 @@ enum SessionTable {
 
     /// A session's factors with the factor `factor` names added (once), as an SQL expression both
     /// databases evaluate (``renew(_:id:userID:factor:stepsUp:now:)`` and
-    /// ``SignInCompletionStatement``): `factors` is the comma-separated list, empty for a session
-    /// from before it (which proved its `method`).
+    /// ``SignInCompletionStatement``): `factors` is the comma-separated list.
     static func addingFactor(_ factor: String) -> String {
-        """
-        CASE WHEN factors = '' THEN method || CASE WHEN method = \(factor) THEN '' ELSE ',' || \(factor) END \
-        WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors \
-        ELSE factors || ',' || \(factor) END
-        """
+        "CASE WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors ELSE factors || ',' || \(factor) END"
     }
-
-    /// The step-up time a row holds; a session from before the column (no `factors`) counts its
-    /// last authentication unless it was a PIN's.
-    private static let stepUpColumn = "CASE WHEN factors = '' AND method <> 'pin' THEN COALESCE(step_up_at, authenticated_at) ELSE step_up_at END"
 
     /// The caller a live session's token names, if any; with an idle timeout, only a session used
     /// after `idleSince`.
     static func caller(_ db: any StatementDatabase, _ lookup: SessionToken.Lookup, now: Date, idleSince: Date?) async throws -> Caller? {
         let idle = SQLValue.integer(idleSince?.millisecondsSince1970 ?? Int64.min)
-        let row = switch lookup {
-        case .session(let id, let digest): try await db.first(CallerByToken.self, .text(id), .bytes(digest), .time(now), idle)
-        case .legacy(let digest): try await db.first(CallerByLegacyToken.self, .bytes(digest), .time(now), idle)
-        }
-        guard let row else { return nil }
+        guard let row = try await db.first(CallerByToken.self, .text(lookup.id), .bytes(lookup.digest), .time(now), idle) else { return nil }
         return Caller(sessionID: try row.text(0), userID: try row.text(1), stepUpAt: try row.optionalDate(2),
                       passwordChangeRequired: try row.integer(3) != 0, lastSeenAt: try row.date(4))
     }
 
     /// What ``caller(_:_:now:idleSince:)`` reads of a session.
-    private static let callerColumns = "id, user_id, \(stepUpColumn), password_change_required, COALESCE(last_seen_at, created_at)"
+    private static let callerColumns = "id, user_id, step_up_at, password_change_required, COALESCE(last_seen_at, created_at)"
 
     /// ``caller(_:_:now:idleSince:)``'s query, run for every authenticated request: the session by
     /// its primary key, if the token's digest is the stored one, it is live and was used after the
@@ -71,17 +56,6 @@ enum SessionTable {
             WHERE id = $1 AND token_hash = $2 AND revoked_at IS NULL AND expires_at > $3 AND COALESCE(last_seen_at, created_at) > $4
             """
         static let parameters: [SQLType] = [.text, .bytes, .integer, .integer]
-    }
-
-    /// ``caller(_:_:now:idleSince:)``'s query for a token issued before tokens named their
-    /// session, through the partial index `sessions_by_legacy_token`, which holds only those sessions.
-    enum CallerByLegacyToken: PreparedStatementText {
-        static let name = "bioauth_session_caller_by_legacy_token"
-        static let sql = """
-            SELECT \(callerColumns) FROM sessions
-            WHERE token_hash = $1 AND legacy_token = 1 AND revoked_at IS NULL AND expires_at > $2 AND COALESCE(last_seen_at, created_at) > $3
-            """
-        static let parameters: [SQLType] = [.bytes, .integer, .integer]
     }
 
     /// Records that a live session was used now (for the idle timeout).
@@ -106,7 +80,7 @@ enum SessionTable {
     static func live(_ db: any StatementDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
         var query = SQLQueryString("""
             SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required,
-                   factors, \(unsafeRaw: stepUpColumn) AS step_up_at FROM sessions
+                   factors, step_up_at FROM sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
             """)
         if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
@@ -123,7 +97,7 @@ enum SessionTable {
                     registrationID: try row.decode(column: "registration_id", as: String?.self),
                     passkeyID: try row.decode(column: "passkey_id", as: String?.self)),
                 authenticatedAt: try row.decodeDate(column: "authenticated_at"),
-                factors: try factors(try row.decode(column: "factors", as: String.self), method: method),
+                factors: try factors(try row.decode(column: "factors", as: String.self)),
                 stepUpAt: try row.decodeOptionalDate(column: "step_up_at"),
                 passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
         }
