@@ -1,236 +1,36 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
+// 6.0: the lowest that states the Swift 6 language mode, which checks the SDK for data races.
 import PackageDescription
 
-/// BioAuth: result-based biometric authentication.
+/// BioAuth's client SDK: what an app links.
 ///
-/// `BioAuthProtocol` depends only on Foundation and (on Linux) swift-crypto standing in for CryptoKit,
-/// so that an app linking the client SDK pulls in nothing else. The server stack lives in
-/// `BioAuthServer` and the `bioauth` command.
+/// BioAuthKit (and the wire protocol it re-exports) depends on nothing but the platform on Apple
+/// systems: Foundation, CryptoKit, Security and LocalAuthentication. Where CryptoKit is missing
+/// (Linux, Android, Windows) swift-crypto stands in for it. The server, its tools and the tests
+/// that need a running server are the package in `server/`.
+let cryptoWhereCryptoKitIsMissing: Target.Dependency = .product(
+    name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows]))
+
 let package = Package(
-    name: "bioauth",
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    name: "BioAuth",
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
-        .library(name: "BioAuthProtocol", targets: ["BioAuthProtocol"]),
         .library(name: "BioAuthKit", targets: ["BioAuthKit"]),
+        .library(name: "BioAuthProtocol", targets: ["BioAuthProtocol"]),
         .library(name: "BioAuthSimulator", targets: ["BioAuthSimulator"]),
-        .executable(name: "bioauth", targets: ["bioauth"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.33.0"),
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
-        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
-        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
-        .target(
-            name: "BioAuthProtocol",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
-            ]
-        ),
-        // The client SDK: Foundation, CryptoKit (swift-crypto elsewhere) and BioAuthProtocol only.
-        .target(
-            name: "BioAuthKit",
-            dependencies: [
-                "BioAuthProtocol",
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
-            ]
-        ),
+        // The wire contract every client and the server share: messages, encodings, limits.
+        .target(name: "BioAuthProtocol", dependencies: [cryptoWhereCryptoKitIsMissing]),
+        // The client SDK.
+        .target(name: "BioAuthKit", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),
         // A software model of the phone's secure hardware, sensor, user and attacker.
-        .target(
-            name: "BioAuthSimulator",
-            dependencies: [
-                "BioAuthKit",
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
-            ]
-        ),
-        // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the Level 3 JSON
-        // forms, the verification procedures and attestation formats; no storage, no networking.
-        .target(
-            name: "BioAuthWebAuthn",
-            dependencies: [
-                "BioAuthProtocol",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
-        ),
-        .target(
-            name: "BioAuthServer",
-            dependencies: [
-                "BioAuthProtocol",
-                "BioAuthWebAuthn",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                // SQLiteHandle also imports sqlite-nio's internal VaporCSQLite target, which cannot be
-                // declared; its comment says why and what the fallback is.
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            resources: [
-                .embedInCode("Resources/openapi.yaml"),
-                .embedInCode("Resources/confusables.txt"),
-                .embedInCode("Resources/web/index.html"),
-                .embedInCode("Resources/web/app.js"),
-                .embedInCode("Resources/web/app.css"),
-            ]
-        ),
-        // The `bioauth demo` scenario: every step and attack as a function returning what happened.
-        .target(
-            name: "BioAuthDemo",
-            dependencies: [
-                "BioAuthKit",
-                "BioAuthWebAuthn",
-                "BioAuthSimulator",
-                "BioAuthTesting",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-            ]
-        ),
-        // What the tests, the demo and the bench share (as HummingbirdTesting is for hummingbird):
-        // the in-process loopback server and its clock, the `bioauth` process, the ceremonies a
-        // software device key performs, throwaway PostgreSQL databases and PIN keys, the test vectors.
-        .target(
-            name: "BioAuthTesting",
-            dependencies: [
-                "BioAuthProtocol",
-                "BioAuthKit",
-                "BioAuthServer",
-                "BioAuthWebAuthn",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "SQLKit", package: "sql-kit"),
-            ]
-        ),
-        // `bioauth bench`: a real server over loopback HTTP, many simulated devices, the machine's limits.
-        .target(
-            name: "BioAuthBench",
-            dependencies: [
-                "BioAuthServer",
-                "BioAuthTesting",
-                .product(name: "SQLKit", package: "sql-kit"),
-                // The SQLite floor drives SQLite's C API (VaporCSQLite, as BioAuthServer's SQLiteHandle does).
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                "BioAuthProtocol",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
-        .executableTarget(
-            name: "bioauth",
-            dependencies: [
-                "BioAuthProtocol",
-                "BioAuthServer",
-                "BioAuthDemo",
-                "BioAuthBench",
-                "BioAuthTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]
-        ),
-        .testTarget(
-            name: "BioAuthProtocolTests",
-            dependencies: ["BioAuthProtocol", "BioAuthTesting", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        .testTarget(
-            name: "BioAuthKitTests",
-            dependencies: [
-                "BioAuthKit",
-                "BioAuthSimulator",
-                "BioAuthProtocol",
-                "BioAuthTesting",
-            ]
-        ),
-        .testTarget(
-            name: "BioAuthDemoTests",
-            dependencies: [
-                "BioAuthDemo",
-                "BioAuthKit",
-                "BioAuthSimulator",
-                "BioAuthTesting",
-            ]
-        ),
-        .testTarget(
-            name: "BioAuthServerTests",
-            dependencies: [
-                "BioAuthServer",
-                "BioAuthTesting",
-                "BioAuthProtocol",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-            ]
-        ),
-        .testTarget(
-            name: "BioAuthWebAuthnTests",
-            dependencies: [
-                "BioAuthWebAuthn",
-                "BioAuthProtocol",
-                "BioAuthTesting",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-            ],
-            exclude: ["Fixtures"]
-        ),
-        // Property-based tests of every parser of untrusted bytes.
-        .testTarget(
-            name: "BioAuthPropertyTests",
-            dependencies: [
-                "BioAuthProtocol",
-                "BioAuthWebAuthn",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
-        ),
+        .target(name: "BioAuthSimulator", dependencies: ["BioAuthKit", cryptoWhereCryptoKitIsMissing]),
+        .testTarget(name: "BioAuthProtocolTests", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),
+        .testTarget(name: "BioAuthKitTests", dependencies: ["BioAuthKit", "BioAuthSimulator"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-"""Plots of a `bioauth bench --json` run (docs/BENCHMARKS.md shows them).
+"""Plots of a `bioauth-dev bench --json` run (docs/BENCHMARKS.md shows them).
 
 throughput.png  biometric sign-ins per second against connections, per database, with the
                 limit measured in the same run and the 70% target.

@@ -1,6 +1,5 @@
 import BioAuthKit
 import BioAuthSimulator
-import BioAuthTesting
 import Foundation
 import Testing
 

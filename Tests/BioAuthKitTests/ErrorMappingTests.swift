@@ -1,6 +1,5 @@
 @_spi(DeviceSeam) import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
-import BioAuthTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,5 @@
 @_spi(DeviceSeam) import BioAuthKit
 import BioAuthSimulator
-import BioAuthTesting
 import Foundation
 import Testing
 

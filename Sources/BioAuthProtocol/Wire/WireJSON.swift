@@ -2,6 +2,9 @@ import Foundation
 
 /// The JSON coders every BioAuth client and server uses: RFC 3339 UTC times with milliseconds.
 public enum WireJSON {
+    /// UTC (`TimeZone.gmt` is iOS 16 and later).
+    private static let utc = TimeZone(secondsFromGMT: 0)!
+
     /// An encoder writing times as `2026-11-21T20:18:25.123Z`.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -40,7 +43,7 @@ public enum WireJSON {
         let (year, month, day) = civilDate(daysSince1970: days)
         guard (0...9999).contains(year) else {
             let (seconds, millis) = floorDivision(milliseconds, 1000)
-            let base = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+            let base = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: utc))
             return base.dropLast() + "." + digits(millis, 3) + "Z"
         }
         let (second, millis) = floorDivision(millisecondOfDay, 1000)
@@ -138,7 +141,7 @@ public enum WireJSON {
         guard text.hasSuffix("Z") || text.hasSuffix("z") else { return nil }
         let body = text.dropLast()
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(parts[0] + "Z") else { return nil }
+        guard let whole = try? Date.ISO8601FormatStyle(timeZone: utc).parse(parts[0] + "Z") else { return nil }
         guard parts.count == 2 else { return whole }
         let digits = parts[1]
         guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double("0." + digits) else { return nil }
