@@ -217,8 +217,8 @@ package struct AuthServer: Sendable {
                      auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
     }
 
-    /// Removes expired challenges, long-ended sessions, stale pending registrations and spent
-    /// limit counters now (the server also does it every ``ServerConfiguration/purgeInterval``).
+    /// Removes expired challenges, long-ended sessions, stale pending registrations, idle failure
+    /// counters and old audit events now (the server also does it every ``ServerConfiguration/purgeInterval``).
     @discardableResult
     func purge() async throws -> Housekeeping.Report {
         try await housekeeping.purge()

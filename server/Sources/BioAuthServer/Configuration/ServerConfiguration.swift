@@ -80,8 +80,8 @@ package struct ServerConfiguration: Sendable {
     /// The largest request head (all header names and values) answered normally; a larger one is
     /// 400 `invalid_request`.
     package var maxHeaderBytes: Int = 16 * 1024
-    /// How often expired challenges and sessions, stale pending registrations and spent limit
-    /// counters are purged.
+    /// How often expired challenges and sessions, stale pending registrations, idle failure
+    /// counters and old audit events are purged.
     package var purgeInterval: Duration = .seconds(300)
     /// How long sessions are kept after they expired or were revoked, before the purge removes them.
     package var expiredSessionRetention: Duration = Housekeeping.defaultRetention

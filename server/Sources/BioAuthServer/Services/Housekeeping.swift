@@ -14,7 +14,6 @@ import SQLKit
 /// - the ids of spent authentication challenges, once expired by the database's clock with a
 ///   margin of ``spentChallengeMargin``: an instance whose clock runs behind still refuses a
 ///   replay, and one whose clock runs ahead forgets nothing another still accepts;
-/// - rate windows older than the current minute;
 /// - the failure counters of usernames without an account, once idle for ``lockoutIdle`` (they
 ///   guard nothing; an account's counters stay until a success clears them: failures are never
 ///   forgotten because time passed);
@@ -48,7 +47,6 @@ struct Housekeeping: Sendable {
         var challenges = 0
         var sessions = 0
         var pendingRegistrations = 0
-        var rateWindows = 0
         var lockouts = 0
         var auditEvents = 0
     }
@@ -59,7 +57,6 @@ struct Housekeeping: Sendable {
         let now = time.now().millisecondsSince1970
         let sessionCutoff = now - Int64(retention.timeInterval * 1000)
         let pendingCutoff = now - Int64(challengeTTL.timeInterval * 1000)
-        let windowCutoff = now - now % 60_000
         let auditCutoff = now - Int64(auditRetention.timeInterval * 1000)
         let clock = self.clock
         let margin = Int64(Self.spentChallengeMargin.timeInterval * 1000)
@@ -72,7 +69,6 @@ struct Housekeeping: Sendable {
                 + WebAuthnChallengeTable.purgeExpired(db, now: now)
             report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
             report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)
-            report.rateWindows = try await RateWindow.purge(db, before: windowCutoff)
             report.lockouts = try await FactorFailureTable.purge(db, clock: clock, idle: lockoutIdle)
             report.auditEvents = try await AuditLog.purge(db, writtenBy: auditCutoff)
             return report
@@ -101,7 +97,7 @@ struct Housekeeping: Sendable {
                 let report = try await purge()
                 logger.debug("purged expired rows", metadata: [
                     "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
-                    "pending_registrations": "\(report.pendingRegistrations)", "rate_windows": "\(report.rateWindows)",
+                    "pending_registrations": "\(report.pendingRegistrations)",
                     "lockouts": "\(report.lockouts)", "audit_events": "\(report.auditEvents)",
                 ])
             } catch {

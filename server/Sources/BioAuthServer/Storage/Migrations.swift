@@ -154,14 +154,6 @@ enum Migrator {
                     PRIMARY KEY (username_key, factor)
                 )
                 """,
-                // Fixed-window counters for limits that every instance on one database must share.
-                """
-                CREATE TABLE rate_windows (
-                    key TEXT PRIMARY KEY,
-                    window_start BIGINT NOT NULL,
-                    hits INTEGER NOT NULL
-                )
-                """,
                 // The account's activity, and repeated failures counted per window.
                 """
                 CREATE TABLE audit_events (
