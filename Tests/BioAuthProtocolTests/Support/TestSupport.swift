@@ -1,6 +1,7 @@
 import Foundation
 
-// Small helpers shared by the suites. They are written independently of the module under test
+// Small helpers shared by the suites (the server package's BioAuthClientTests compiles this file too,
+// through a link: the packages share no test target). They are written independently of the module under test
 // (no `Base64URL` here), so a bug in the module cannot hide itself by also being in the oracle.
 
 enum TestSupport {
