@@ -9,9 +9,11 @@ plugins {
     alias(libs.plugins.kotlin.jvm) apply false
 }
 
+val sdkVersion = libs.versions.bioauthkit.get()
+
 subprojects {
     group = "com.bioauth"
-    version = rootProject.libs.versions.bioauthkit.get()
+    version = sdkVersion
 
     // Warnings are errors everywhere, as in scripts/test-android (-Werror).
     tasks.withType<KotlinCompile>().configureEach {

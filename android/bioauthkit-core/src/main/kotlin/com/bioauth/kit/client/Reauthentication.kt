@@ -4,6 +4,7 @@ package com.bioauth.kit.client
  * How the client proves a recent sign-in when the server asks for one before a credential change
  * (`403 reauthentication_required`: registering a device key, setting a PIN, changing the
  * password). The client tries the call first, re-authenticates only when asked, and retries once.
+ * The client runs one call at a time: `ask` must not call the client.
  */
 public sealed class Reauthentication {
     /** Sign a fresh challenge with this device's biometric key: one prompt with [prompt]. */
