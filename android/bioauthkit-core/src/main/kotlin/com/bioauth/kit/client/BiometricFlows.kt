@@ -2,6 +2,7 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.internal.EnrollmentRecord
+import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.BiometricSignInRequest
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.Endpoint
@@ -25,12 +26,12 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
         var registrationId: String? = null
         try {
             val start = stepUp.around(how) {
-                core.api.call(Endpoint.START_REGISTRATION, body = StartRegistrationRequest("ES256", publicKey, label), token = core.requireToken(),
+                core.api.call(Endpoint.START_REGISTRATION, body = StartRegistrationRequest("ES256", Base64Url.encode(publicKey), label), token = core.requireToken(),
                               read = RegistrationStartResponse::from)
             }
             registrationId = start.registrationId
-            val signature = core.keys.signWithBiometrics(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challenge), prompt)
-            val registration = core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(signature),
+            val signature = core.keys.signWithBiometrics(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes), prompt)
+            val registration = core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(Base64Url.encode(signature)),
                                              core.requireToken(), RegistrationResponse::from).registration
             core.records.enrollment = EnrollmentRecord(user.id, registration.id, alias)
             if (previous != null) {
@@ -70,8 +71,8 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
             if (error.serverCode == ServerErrorCode.REGISTRATION_NOT_FOUND) enrolled.removeLocal()
             throw error
         }
-        val signature = enrolled.sign(record, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challenge), prompt)
-        val body = BiometricSignInRequest(challenge.challengeId, signature, core.configuration.sessionDurationMinutes)
+        val signature = enrolled.sign(record, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challengeBytes), prompt)
+        val body = BiometricSignInRequest(challenge.challengeId, Base64Url.encode(signature), core.configuration.sessionDurationMinutes)
         return core.adopt(core.api.call(Endpoint.SIGN_IN_WITH_BIOMETRIC, body = body, read = SignInResponse::from))
     }
 

@@ -5,6 +5,7 @@ import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.internal.Availability
 import com.bioauth.kit.internal.PinRecord
 import com.bioauth.kit.internal.SecretVault
+import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.Endpoint
 import com.bioauth.kit.protocol.PINSignInRequest
@@ -27,11 +28,11 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
         val publicKey = core.keys.createPinKey(alias)
         try {
             val start = stepUp.around(reauthentication) {
-                core.api.call(Endpoint.SET_PIN, body = SetPINRequest(pin, "ES256", publicKey), token = core.requireToken(),
+                core.api.call(Endpoint.SET_PIN, body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey)), token = core.requireToken(),
                               read = RegistrationStartResponse::from)
             }
-            val signature = core.keys.signWithPinKey(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challenge))
-            core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(signature), core.requireToken(),
+            val signature = core.keys.signWithPinKey(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes))
+            core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(Base64Url.encode(signature)), core.requireToken(),
                           RegistrationResponse::from)
             core.records.pin = PinRecord(user.id, start.registrationId, alias)
         } catch (error: Throwable) {
@@ -56,12 +57,12 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
             throw BioAuthException(Code.KEY_MISSING, "the PIN was set on another device or revoked", error.rejection, error)
         }
         val signature = try {
-            core.keys.signWithPinKey(record.keyAlias, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challenge))
+            core.keys.signWithPinKey(record.keyAlias, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challengeBytes))
         } catch (error: BioAuthException) {
             if (error.code == Code.KEY_MISSING) reconciliation.removeLocalPIN()
             throw error
         }
-        val body = PINSignInRequest(challenge.challengeId, signature, pin, core.configuration.sessionDurationMinutes)
+        val body = PINSignInRequest(challenge.challengeId, Base64Url.encode(signature), pin, core.configuration.sessionDurationMinutes)
         val signedIn = core.adopt(core.api.call(Endpoint.SIGN_IN_WITH_PIN, body = body, read = SignInResponse::from))
         return signedIn.copy(reconciliation = reconciliation.revokeLostRegistration())
     }

@@ -2,6 +2,7 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
+import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.CurrentSessionResponse
 import com.bioauth.kit.protocol.Endpoint
@@ -19,8 +20,8 @@ internal class StepUp(private val core: ClientCore, private val enrolled: Enroll
         val record = enrolled.usable()
         if (record.userId != core.current?.user?.id) throw BioAuthException(Code.KEY_MISSING, "this device's key belongs to another user")
         val challenge = core.challenge(record.registrationId)
-        val signature = enrolled.sign(record, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challenge), prompt)
-        renew(ReauthenticateRequest.Signature(challenge.challengeId, signature))
+        val signature = enrolled.sign(record, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challengeBytes), prompt)
+        renew(ReauthenticateRequest.Signature(challenge.challengeId, Base64Url.encode(signature)))
     }
 
     /** Runs [call]; on `reauthentication_required` re-authenticates once as [how] says and runs it again. */

@@ -2,8 +2,8 @@ package com.bioauth.kit.protocol
 
 import org.json.JSONObject
 
-// The request bodies the SDK sends (openapi.yaml), each with its JSON. Binary values are
-// base64url on the wire; optional members are left out when null.
+// The request bodies the SDK sends (openapi.yaml), each with its JSON, member for member: binary
+// values are base64url text as on the wire; optional members are left out when null.
 
 /** A body the SDK sends. */
 internal sealed interface RequestBody {
@@ -23,19 +23,19 @@ internal data class PasswordSignInRequest(val username: String, val password: St
 }
 
 /** `POST /v1/biometric/registrations`. */
-internal class StartRegistrationRequest(val algorithm: String, val publicKey: ByteArray, val label: String?) : RequestBody {
-    override fun json(): JSONObject = JSONObject().put("algorithm", algorithm).put("public_key", Base64Url.encode(publicKey))
+internal data class StartRegistrationRequest(val algorithm: String, val publicKey: String, val label: String?) : RequestBody {
+    override fun json(): JSONObject = JSONObject().put("algorithm", algorithm).put("public_key", publicKey)
         .putIfPresent("label", label)
 }
 
 /** `PUT /v1/users/me/pin`: the PIN and the public key of the device key it is bound to. */
-internal class SetPINRequest(val pin: String, val algorithm: String, val publicKey: ByteArray) : RequestBody {
-    override fun json(): JSONObject = JSONObject().put("pin", pin).put("algorithm", algorithm).put("public_key", Base64Url.encode(publicKey))
+internal data class SetPINRequest(val pin: String, val algorithm: String, val publicKey: String) : RequestBody {
+    override fun json(): JSONObject = JSONObject().put("pin", pin).put("algorithm", algorithm).put("public_key", publicKey)
 }
 
 /** `POST /v1/biometric/registrations/{id}/verify`. */
-internal class VerifyRegistrationRequest(val signature: ByteArray) : RequestBody {
-    override fun json(): JSONObject = JSONObject().put("signature", Base64Url.encode(signature))
+internal data class VerifyRegistrationRequest(val signature: String) : RequestBody {
+    override fun json(): JSONObject = JSONObject().put("signature", signature)
 }
 
 /** `POST /v1/biometric/challenges`. */
@@ -44,15 +44,15 @@ internal data class CreateChallengeRequest(val registrationId: String) : Request
 }
 
 /** `POST /v1/sessions/biometric`. */
-internal class BiometricSignInRequest(val challengeId: String, val signature: ByteArray, val sessionDurationMinutes: Int?) : RequestBody {
-    override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", Base64Url.encode(signature))
+internal data class BiometricSignInRequest(val challengeId: String, val signature: String, val sessionDurationMinutes: Int?) : RequestBody {
+    override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", signature)
         .putIfPresent("session_duration_minutes", sessionDurationMinutes)
 }
 
 /** `POST /v1/sessions/pin`: the PIN key's signature over a fresh challenge, and the PIN. */
-internal class PINSignInRequest(val challengeId: String, val signature: ByteArray, val pin: String, val sessionDurationMinutes: Int?) :
+internal data class PINSignInRequest(val challengeId: String, val signature: String, val pin: String, val sessionDurationMinutes: Int?) :
     RequestBody {
-    override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", Base64Url.encode(signature))
+    override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", signature)
         .put("pin", pin).putIfPresent("session_duration_minutes", sessionDurationMinutes)
 }
 
@@ -69,7 +69,7 @@ internal sealed class ReauthenticateRequest : RequestBody {
     }
 
     /** With a device key's signature. */
-    class Signature(val challengeId: String, val signature: ByteArray) : ReauthenticateRequest() {
-        override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", Base64Url.encode(signature))
+    data class Signature(val challengeId: String, val signature: String) : ReauthenticateRequest() {
+        override fun json(): JSONObject = JSONObject().put("challenge_id", challengeId).put("signature", signature)
     }
 }

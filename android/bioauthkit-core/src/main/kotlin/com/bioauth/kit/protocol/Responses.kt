@@ -29,9 +29,12 @@ internal data class CurrentSessionResponse(val session: Session, val user: User)
 }
 
 /** `{registration_id, challenge, expires_at}`: a registration (or a PIN's key) started. */
-internal class RegistrationStartResponse(val registrationId: String, val challenge: ByteArray, val expiresAt: String) {
+internal data class RegistrationStartResponse(val registrationId: String, val challenge: String, val expiresAt: String) {
+    /** The challenge's bytes (checked to be base64url when read). */
+    val challengeBytes: ByteArray get() = Base64Url.decode(challenge)!!
+
     companion object {
-        fun from(json: JSONObject) = RegistrationStartResponse(json.getString("registration_id"), json.bytes("challenge"), json.getString("expires_at"))
+        fun from(json: JSONObject) = RegistrationStartResponse(json.getString("registration_id"), json.base64url("challenge"), json.getString("expires_at"))
     }
 }
 
@@ -53,9 +56,12 @@ internal data class RegistrationListResponse(val registrations: List<Registratio
 }
 
 /** `{challenge_id, challenge, expires_at}`: an authentication challenge. */
-internal class ChallengeResponse(val challengeId: String, val challenge: ByteArray, val expiresAt: String) {
+internal data class ChallengeResponse(val challengeId: String, val challenge: String, val expiresAt: String) {
+    /** The challenge's bytes (checked to be base64url when read). */
+    val challengeBytes: ByteArray get() = Base64Url.decode(challenge)!!
+
     companion object {
-        fun from(json: JSONObject) = ChallengeResponse(json.getString("challenge_id"), json.bytes("challenge"), json.getString("expires_at"))
+        fun from(json: JSONObject) = ChallengeResponse(json.getString("challenge_id"), json.base64url("challenge"), json.getString("expires_at"))
     }
 }
 
