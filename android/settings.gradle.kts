@@ -1,5 +1,5 @@
-// BioAuthKit for Android. Add `bioauthkit` to an app (it brings `bioauthkit-core`); an app's own
-// JVM tests add `bioauthkit-simulator` to test its sign-in flows without a phone.
+// BioAuthKit for Android. An app adds `bioauthkit` (it brings `bioauthkit-core`); an app's own JVM
+// tests add `bioauthkit-simulator` to test its sign-in flows without a phone. `sample` is an app.
 pluginManagement {
     repositories {
         google()
@@ -17,4 +17,4 @@ dependencyResolutionManagement {
 }
 
 rootProject.name = "bioauth-android"
-include(":bioauthkit-core", ":bioauthkit", ":bioauthkit-simulator")
+include(":bioauthkit-core", ":bioauthkit", ":bioauthkit-simulator", ":sample")

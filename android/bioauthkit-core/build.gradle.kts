@@ -1,26 +1,43 @@
-// The platform-neutral SDK: protocol, flows, key-spec policy, error mapping. Plain Kotlin on the
-// JVM, so that every decision is tested without a phone.
+// The platform-neutral SDK: protocol, flows, key specs per API level, prompt settings, error
+// mapping. Plain Kotlin on the JVM, so that every decision is tested without a phone.
 plugins {
-    id("org.jetbrains.kotlin.jvm")
+    alias(libs.plugins.kotlin.jvm)
+    `maven-publish`
 }
 
 kotlin {
+    explicitApi()
     jvmToolchain(17)
 }
 
+java {
+    withSourcesJar()
+}
+
 dependencies {
+    api(libs.kotlinx.coroutines.core)
     // org.json is part of the Android platform; the JVM build compiles against a copy and leaves it out.
-    compileOnly("org.json:json:20240303")
+    compileOnly(libs.orgjson)
 
     testImplementation(project(":bioauthkit-simulator"))
-    testImplementation("org.json:json:20240303")
-    testImplementation("org.junit.jupiter:junit-jupiter:5.10.2")
-    testRuntimeOnly("org.junit.platform:junit-platform-launcher")
+    testImplementation(libs.orgjson)
+    testImplementation(libs.junit.jupiter)
+    testRuntimeOnly(libs.junit.platform.launcher)
 }
 
 tasks.test {
     useJUnitPlatform()
-    // The suite talks to a real `bioauth serve` (see scripts/test-android, which sets both).
+    // The suite talks to a real `bioauth serve` (scripts/test-android sets BIOAUTH_BINARY).
     environment("BIOAUTH_TEST_VECTORS", rootProject.file("../docs/test-vectors.json").path)
+    environment("BIOAUTH_ANDROID_RES", rootProject.file("bioauthkit/src/main/res").path)
     System.getenv("BIOAUTH_BINARY")?.let { environment("BIOAUTH_BINARY", it) }
+}
+
+publishing {
+    publications {
+        create<MavenPublication>("release") {
+            artifactId = "bioauthkit-core"
+            from(components["java"])
+        }
+    }
 }

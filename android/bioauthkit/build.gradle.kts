@@ -1,10 +1,11 @@
-// The Android library an app adds: the platform layer (platform/android: AndroidKeyStore,
-// KeyGenParameterSpec, BiometricPrompt, SharedPreferences) over bioauthkit-core. No dependency
-// beyond the Android platform: the SDK's suspend functions use the Kotlin standard library's
-// coroutines only, and androidx.biometric is optional (implement BiometricPromptBackend over it).
+// The Android library an app adds: the thin platform layer (platform/android: AndroidKeyStore,
+// KeyGenParameterSpec, androidx.biometric, SharedPreferences) over bioauthkit-core, and the backup
+// rules an app includes (res/xml). Depends on the Android platform, androidx.biometric and
+// kotlinx-coroutines only.
 plugins {
-    id("com.android.library")
-    id("org.jetbrains.kotlin.android")
+    alias(libs.plugins.android.library)
+    alias(libs.plugins.kotlin.android)
+    `maven-publish`
 }
 
 android {
@@ -12,7 +13,7 @@ android {
     compileSdk = 35
 
     defaultConfig {
-        minSdk = 28
+        minSdk = 23
         consumerProguardFiles("consumer-rules.pro")
     }
 
@@ -26,8 +27,29 @@ android {
     }
 
     sourceSets["main"].java.srcDirs("src/main/kotlin")
+
+    publishing {
+        singleVariant("release") {
+            withSourcesJar()
+        }
+    }
+}
+
+kotlin {
+    explicitApi()
 }
 
 dependencies {
     api(project(":bioauthkit-core"))
+    api(libs.androidx.biometric)
+    implementation(libs.kotlinx.coroutines.android)
+}
+
+publishing {
+    publications {
+        create<MavenPublication>("release") {
+            artifactId = "bioauthkit"
+            afterEvaluate { from(components["release"]) }
+        }
+    }
 }

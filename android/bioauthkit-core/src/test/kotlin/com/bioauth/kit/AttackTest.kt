@@ -2,7 +2,6 @@ package com.bioauth.kit
 
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
-import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.simulator.Attacker.Hook
 import com.bioauth.kit.simulator.SimulatedBiometricPrompt.Answer
 import com.bioauth.kit.simulator.SimulatedDevice
@@ -26,7 +25,7 @@ class AttackTest {
             val owner = Account.signedIn()
             owner.enableBiometrics()
             owner.device.willAnswer(Answer.Present("owner"), Answer.Present("owner"))
-            owner.client.setPIN("739154", keepBehindBiometrics = PROMPT)
+            owner.client.setPIN("739154", PROMPT)
             owner.client.keepSessionBehindBiometrics(PROMPT)
             // The phone is taken; the app is relaunched under the attacker's hooks.
             owner.device.attacker.hookAuthenticationSucceeded(hook)
@@ -44,7 +43,7 @@ class AttackTest {
         owner.enableBiometrics()
         val token = owner.client.sessionToken!!
         owner.device.willAnswer(Answer.Present("owner"), Answer.Present("owner"))
-        owner.client.setPIN("739154", keepBehindBiometrics = PROMPT)
+        owner.client.setPIN("739154", PROMPT)
         owner.client.keepSessionBehindBiometrics(PROMPT)
         val stolen = owner.device.attacker.readAppStorage().values.joinToString("\n")
         assertFalse(stolen.contains(token))
@@ -84,7 +83,7 @@ class AttackTest {
         assertEquals(Code.BIOMETRY_LOCKOUT_PERMANENT, last!!.code)
         owner.device.prompt.enterDeviceCredential()
         owner.device.willAnswer(Answer.Present("owner"))
-        assertEquals("biometric", owner.client.signInWithBiometrics(PROMPT).session.authentication.method)
+        assertEquals(com.bioauth.kit.protocol.AuthenticationMethod.BIOMETRIC, owner.client.signInWithBiometrics(PROMPT).session.authentication.method)
     }
 
     @Test

@@ -1,6 +1,7 @@
 package com.bioauth.kit
 
 import com.bioauth.kit.client.Reauthentication
+import com.bioauth.kit.protocol.ServerErrorCode
 import com.bioauth.kit.simulator.SimulatedBiometricPrompt.Answer
 import com.bioauth.kit.support.Account
 import com.bioauth.kit.support.Account.Companion.PROMPT
@@ -21,13 +22,13 @@ class StepUpTest {
         val account = Account.signedIn()
         account.enableBiometrics()
         Thread.sleep((LoopbackServer.STEP_UP_MINUTES * 60 + 2) * 1000L)
-        assertEquals("reauthentication_required", failure { account.client.setPIN("582014") }.serverCode)
-        account.client.setPIN("582014", reauthentication = Reauthentication.Password(Account.PASSWORD))
+        assertEquals(ServerErrorCode.REAUTHENTICATION_REQUIRED, failure { account.client.setPIN("582014", PROMPT, keepBehindBiometrics = false) }.serverCode)
+        account.client.setPIN("582014", PROMPT, keepBehindBiometrics = false, reauthentication = Reauthentication.Password { Account.PASSWORD })
         Thread.sleep((LoopbackServer.STEP_UP_MINUTES * 60 + 2) * 1000L)
-        // Re-enabling: the previous biometric key proves the fresh sign-in (one prompt), the new key signs its registration (one more).
+        // Re-enabling: by default the previous biometric key proves the fresh sign-in (one prompt), the new key signs its registration (one more).
         val shown = account.device.prompt.shown
         account.device.willAnswer(Answer.Present("owner"), Answer.Present("owner"))
-        account.client.enableBiometricSignIn(prompt = PROMPT, reauthentication = Reauthentication.Biometrics(PROMPT))
+        account.client.enableBiometricSignIn(prompt = PROMPT)
         assertEquals(shown + 2, account.device.prompt.shown)
     }
 }

@@ -59,6 +59,17 @@ class TestVectorsTest {
         }
     }
 
+    @Test
+    fun `base64url encodes and decodes as the JDK's RFC 4648 codec does, for every length`() {
+        val random = java.util.Random(7)
+        for (length in 0..64) {
+            val bytes = ByteArray(length).also(random::nextBytes)
+            val expected = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes)
+            assertEquals(expected, Base64Url.encode(bytes), "length $length")
+            assertArrayEquals(bytes, Base64Url.decode(expected), "length $length")
+        }
+    }
+
     private fun hex(text: String) = ByteArray(text.length / 2) { text.substring(it * 2, it * 2 + 2).toInt(16).toByte() }
 
     private companion object {

@@ -1,43 +1,19 @@
 package com.bioauth.kit.client
 
-import java.io.IOException
-import java.net.HttpURLConnection
 import java.net.URL
 
 /** One HTTP exchange. The SDK's default is [UrlConnectionTransport]; tests and apps may put their own. */
-interface HttpTransport {
-    /** Sends [body] (JSON, if any) and returns the status, the `Retry-After` header and the body. Blocking. */
-    fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer
+public interface HttpTransport {
+    /** Sends [body] (JSON, if any) and returns the answer. Blocking; called off the main thread. */
+    public fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer
 }
 
 /** An HTTP answer. */
-class HttpAnswer(val status: Int, val retryAfter: String?, val body: ByteArray)
-
-/** `HttpURLConnection`: on Android and on the JVM alike. */
-class UrlConnectionTransport(private val timeoutMillis: Int = 15_000) : HttpTransport {
-    override fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer {
-        val connection = url.openConnection() as HttpURLConnection
-        try {
-            connection.requestMethod = method
-            connection.connectTimeout = timeoutMillis
-            connection.readTimeout = timeoutMillis
-            connection.setRequestProperty("Accept", "application/json")
-            if (bearer != null) connection.setRequestProperty("Authorization", "Bearer $bearer")
-            if (body != null) {
-                connection.doOutput = true
-                connection.setRequestProperty("Content-Type", "application/json")
-                connection.outputStream.use { it.write(body) }
-            }
-            val status = connection.responseCode
-            val stream = if (status >= 400) connection.errorStream else connection.inputStream
-            val bytes = try {
-                stream?.use { it.readBytes() } ?: ByteArray(0)
-            } catch (_: IOException) {
-                ByteArray(0)
-            }
-            return HttpAnswer(status, connection.getHeaderField("Retry-After"), bytes)
-        } finally {
-            connection.disconnect()
-        }
-    }
-}
+public class HttpAnswer(
+    /** The status code. */
+    public val status: Int,
+    /** The `Retry-After` header, if any. */
+    public val retryAfter: String?,
+    /** The body (empty when there is none). */
+    public val body: ByteArray,
+)

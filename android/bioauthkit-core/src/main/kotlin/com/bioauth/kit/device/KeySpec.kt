@@ -1,23 +1,27 @@
 package com.bioauth.kit.device
 
+import com.bioauth.kit.client.BiometricPolicy
+
 /**
- * Everything the SDK decides about a Keystore key, per API level; the Android layer turns it into
- * a `KeyGenParameterSpec` call for call.
+ * Everything the SDK decides about a Keystore key; the Android layer turns it into a
+ * `KeyGenParameterSpec` call for call, and the simulator enforces it. Made only by [KeySpecs].
  */
-data class KeySpec(
+public data class KeySpec(
+    /** The Keystore alias. */
     val alias: String,
+    /** What the key is. */
     val kind: Kind,
-    /** `setUserAuthenticationRequired`. */
-    val userAuthenticationRequired: Boolean,
-    /** `setInvalidatedByBiometricEnrollment` (only meaningful with authentication required). */
-    val invalidatedByBiometricEnrollment: Boolean,
-    /** How each use is authenticated, when authentication is required. */
-    val authentication: AuthenticationRule?,
-    /** `setIsStrongBoxBacked`. */
+    /** How each use is authorised; `null`: no user authentication (`setUserAuthenticationRequired(false)`). */
+    val authentication: Authentication?,
+    /** `setInvalidatedByBiometricEnrollment` (API 24+); `null`: not called (API 23, or no authentication). */
+    val invalidatedByBiometricEnrollment: Boolean?,
+    /** `setUnlockedDeviceRequired(true)` (API 28+). */
+    val unlockedDeviceRequired: Boolean,
+    /** `setIsStrongBoxBacked(true)` (API 28+). */
     val strongBox: Boolean,
 ) {
-    /** What the key is. */
-    enum class Kind {
+    /** What a key is. */
+    public enum class Kind {
         /** EC P-256 (`secp256r1`), `PURPOSE_SIGN`, `DIGEST_SHA256`. */
         SIGNING_P256,
 
@@ -25,30 +29,65 @@ data class KeySpec(
         AES_GCM_256,
     }
 
-    /** How a use of an authentication-bound key is authorised. */
-    sealed class AuthenticationRule {
-        /** API 30+: `setUserAuthenticationParameters(0, AUTH_BIOMETRIC_STRONG)`: every use needs its own strong-biometric match. */
-        object EveryUseStrongBiometric : AuthenticationRule()
+    /** How each use of a key that needs user authentication is authorised: always per use, through a `CryptoObject`. */
+    public enum class Authentication {
+        /** API 30+: `setUserAuthenticationParameters(0, AUTH_BIOMETRIC_STRONG)`. */
+        STRONG_BIOMETRIC_PER_USE,
 
-        /** API 28-29: `setUserAuthenticationValidityDurationSeconds(-1)`: every use needs a biometric match (through a CryptoObject). */
-        object EveryUseLegacy : AuthenticationRule()
+        /** API 30+: `setUserAuthenticationParameters(0, AUTH_BIOMETRIC_STRONG or AUTH_DEVICE_CREDENTIAL)`. */
+        BIOMETRIC_OR_CREDENTIAL_PER_USE,
+
+        /** API 23-29: `setUserAuthenticationValidityDurationSeconds(-1)`: a biometric match per use. */
+        BIOMETRIC_PER_USE_LEGACY,
+    }
+}
+
+/** The key specs per API level (seed 003): the one place they are decided. */
+public object KeySpecs {
+    /** `Build.VERSION_CODES.N`: `setInvalidatedByBiometricEnrollment`. */
+    public const val API_INVALIDATED_BY_ENROLLMENT: Int = 24
+
+    /** `Build.VERSION_CODES.P`: StrongBox and `setUnlockedDeviceRequired`. */
+    public const val API_STRONGBOX_AND_UNLOCKED_DEVICE: Int = 28
+
+    /** `Build.VERSION_CODES.R`: `setUserAuthenticationParameters`, and the device credential per use. */
+    public const val API_AUTHENTICATION_PARAMETERS: Int = 30
+
+    /**
+     * A key behind biometrics (the sign-in key, the vault key). API 30+: per use with
+     * `AUTH_BIOMETRIC_STRONG` (or with the device credential too under
+     * [BiometricPolicy.BIOMETRICS_OR_DEVICE_CREDENTIAL]); 24-29: validity -1 and invalidated by
+     * enrollment; 23: validity -1 (the platform invalidates it on enrollment changes anyway).
+     */
+    public fun biometric(alias: String, kind: KeySpec.Kind, apiLevel: Int, policy: BiometricPolicy, strongBox: Boolean): KeySpec {
+        val credential = policy.allowsDeviceCredential(apiLevel)
+        return KeySpec(
+            alias = alias,
+            kind = kind,
+            authentication = when {
+                apiLevel < API_AUTHENTICATION_PARAMETERS -> KeySpec.Authentication.BIOMETRIC_PER_USE_LEGACY
+                credential -> KeySpec.Authentication.BIOMETRIC_OR_CREDENTIAL_PER_USE
+                else -> KeySpec.Authentication.STRONG_BIOMETRIC_PER_USE
+            },
+            // With the device credential the key is bound to the lock screen's root SID, which an
+            // enrollment change does not move (KeyStore2ParameterUtils.addSids): say so.
+            invalidatedByBiometricEnrollment = if (apiLevel >= API_INVALIDATED_BY_ENROLLMENT) !credential else null,
+            unlockedDeviceRequired = false,
+            strongBox = strongBox && apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+        )
     }
 
-    companion object {
-        /** `Build.VERSION_CODES.R`, where `setUserAuthenticationParameters` arrived. */
-        const val API_WITH_AUTHENTICATION_PARAMETERS = 30
-
-        /** A key behind biometrics: each use needs a match, a biometric enrollment change invalidates it. */
-        fun biometric(alias: String, kind: Kind, apiLevel: Int, strongBox: Boolean) = KeySpec(
-            alias, kind, userAuthenticationRequired = true, invalidatedByBiometricEnrollment = true,
-            authentication = if (apiLevel >= API_WITH_AUTHENTICATION_PARAMETERS) AuthenticationRule.EveryUseStrongBiometric else AuthenticationRule.EveryUseLegacy,
-            strongBox = strongBox,
-        )
-
-        /** The PIN's key: hardware-bound, usable without a match (the PIN, checked by the server, is the user check). */
-        fun pin(alias: String, strongBox: Boolean) = KeySpec(
-            alias, Kind.SIGNING_P256, userAuthenticationRequired = false, invalidatedByBiometricEnrollment = false,
-            authentication = null, strongBox = strongBox,
-        )
-    }
+    /**
+     * The PIN's key: no user authentication (the PIN, checked by the server, is the user check),
+     * usable only while the phone is unlocked from API 28 (`setUnlockedDeviceRequired`), as the
+     * iOS PIN key is (`WhenPasscodeSetThisDeviceOnly`).
+     */
+    public fun pin(alias: String, apiLevel: Int, strongBox: Boolean): KeySpec = KeySpec(
+        alias = alias,
+        kind = KeySpec.Kind.SIGNING_P256,
+        authentication = null,
+        invalidatedByBiometricEnrollment = null,
+        unlockedDeviceRequired = apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+        strongBox = strongBox && apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+    )
 }

@@ -1,26 +1,24 @@
 package com.bioauth.kit.errors
 
+import com.bioauth.kit.protocol.ServerErrorCode
+
 /**
- * Every failure of the SDK: a [code] an app switches on (new codes may be added, so keep an
- * `else` branch), the server's [rejection] when the server refused, and a [detail] for logs.
- *
- * What the app should do, by code (docs/BIOAUTHKIT-ANDROID.md has the whole table):
- * [Code.USER_CANCELED] nothing; [Code.BIOMETRY_LOCKOUT] wait, or offer the password;
- * [Code.BIOMETRY_LOCKOUT_PERMANENT] the device credential must be entered in Settings; offer the
- * password; [Code.BIOMETRY_NOT_ENROLLED] / [Code.NO_SECURE_LOCK_SCREEN] explain, offer the password;
- * [Code.HARDWARE_UNAVAILABLE] offer the password; [Code.KEY_INVALIDATED] biometrics changed: sign in
- * with the password (that revokes the stale registration) and offer to enable biometrics again;
- * [Code.KEY_MISSING] biometric sign-in is not (or no longer) enabled here; [Code.SERVER] read
- * [rejection]'s code; [Code.TRANSPORT] the network; [Code.NOT_SIGNED_IN] sign in first.
+ * Every failure of the SDK: a [code] an app switches on (keep an `else` branch: codes may be
+ * added), the server's [rejection] when the server refused, and a [detail] for logs. A cancelled
+ * coroutine ends with Kotlin's `CancellationException` instead, as every suspend call does.
+ * docs/BIOAUTHKIT-ANDROID.md says what an app should do for each code.
  */
-class BioAuthException(
-    val code: Code,
-    val detail: String? = null,
-    val rejection: ServerRejection? = null,
+public class BioAuthException(
+    /** What went wrong. */
+    public val code: Code,
+    /** Words for logs. */
+    public val detail: String? = null,
+    /** The server's refusal, when [code] is [Code.SERVER]. */
+    public val rejection: ServerRejection? = null,
     cause: Throwable? = null,
 ) : Exception(detail?.let { "${code.name}: $it" } ?: code.name, cause) {
     /** What went wrong, in the words of the platform and the contract. */
-    enum class Code {
+    public enum class Code {
         /** The user dismissed the prompt or pressed its negative button. */
         USER_CANCELED,
 
@@ -30,10 +28,10 @@ class BioAuthException(
         /** Locked until the device credential (PIN, pattern, password) is entered. */
         BIOMETRY_LOCKOUT_PERMANENT,
 
-        /** No biometric is enrolled. */
+        /** No (strong) biometric is enrolled, or biometrics are turned off for apps (API 36). */
         BIOMETRY_NOT_ENROLLED,
 
-        /** The device has no secure lock screen, so the Keystore makes no auth-bound keys. */
+        /** The device has no secure lock screen, so the Keystore makes no keys behind biometrics. */
         NO_SECURE_LOCK_SCREEN,
 
         /** No biometric hardware, or it cannot be used now. */
@@ -42,11 +40,14 @@ class BioAuthException(
         /** The key was permanently invalidated: a biometric enrollment changed, or the lock screen was removed. */
         KEY_INVALIDATED,
 
-        /** No such key or stored item on this device. */
+        /** Not enabled on this device, or its key or stored secret is gone. */
         KEY_MISSING,
 
-        /** The prompt ended without a usable match (no crypto object came back). */
+        /** The prompt ended without a usable match, or the Keystore refused the use. */
         AUTHENTICATION_FAILED,
+
+        /** The PIN key works only while the phone is unlocked (API 28+). */
+        DEVICE_LOCKED,
 
         /** The server refused; see [rejection]. */
         SERVER,
@@ -61,9 +62,6 @@ class BioAuthException(
         SYSTEM_FAILURE,
     }
 
-    /** The server's stable error code, when the server refused. */
-    val serverCode: String? get() = rejection?.code
+    /** The server's error code, when the server refused. */
+    public val serverCode: ServerErrorCode? get() = rejection?.code
 }
-
-/** A refusal as the server sends it: the HTTP status and the contract's error body. */
-data class ServerRejection(val status: Int, val code: String, val message: String, val retryAfterSeconds: Int?)

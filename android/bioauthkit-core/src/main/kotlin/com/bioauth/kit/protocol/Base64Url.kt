@@ -1,25 +1,47 @@
 package com.bioauth.kit.protocol
 
-import java.util.Base64
-
-/** Unpadded base64url, the contract's encoding of every binary value (`java.util.Base64`, API 26+). */
-object Base64Url {
-    private val encoder = Base64.getUrlEncoder().withoutPadding()
-    private val decoder = Base64.getUrlDecoder()
+/**
+ * Unpadded base64url (RFC 4648 §5), the contract's encoding of every binary value. Written out
+ * here because `java.util.Base64` needs API 26 and the SDK runs from API 23.
+ */
+public object Base64Url {
+    private const val ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
     /** Encodes without padding. */
-    fun encode(bytes: ByteArray): String = encoder.encodeToString(bytes)
-
-    /** Decodes strict unpadded base64url; `null` for anything else (padding, `+`, `/`, white space). */
-    fun decode(text: String): ByteArray? {
-        if (text.any { !(it in 'A'..'Z' || it in 'a'..'z' || it in '0'..'9' || it == '-' || it == '_') }) return null
-        if (text.length % 4 == 1) return null
-        return try {
-            val bytes = decoder.decode(text)
-            // Non-canonical trailing bits re-encode differently: refuse them, as the server does.
-            if (encode(bytes) == text) bytes else null
-        } catch (_: IllegalArgumentException) {
-            null
+    public fun encode(bytes: ByteArray): String {
+        val out = StringBuilder((bytes.size * 4 + 2) / 3)
+        var index = 0
+        while (index < bytes.size) {
+            val remaining = minOf(3, bytes.size - index)
+            var block = 0
+            for (offset in 0 until 3) block = (block shl 8) or (if (offset < remaining) bytes[index + offset].toInt() and 0xFF else 0)
+            for (sextet in 0..remaining) out.append(ALPHABET[(block shr (18 - 6 * sextet)) and 0x3F])
+            index += 3
         }
+        return out.toString()
+    }
+
+    /**
+     * Decodes strict unpadded base64url; `null` for anything else (padding, `+`, `/`, white space,
+     * a dangling character, or non-zero trailing bits, which the server refuses too).
+     */
+    public fun decode(text: String): ByteArray? {
+        if (text.length % 4 == 1) return null
+        val out = ByteArray(text.length * 3 / 4)
+        var bits = 0
+        var count = 0
+        var written = 0
+        for (char in text) {
+            val value = ALPHABET.indexOf(char)
+            if (value < 0) return null
+            bits = (bits shl 6) or value
+            count += 6
+            if (count >= 8) {
+                count -= 8
+                out[written++] = (bits shr count).toByte()
+                bits = bits and ((1 shl count) - 1)
+            }
+        }
+        return if (bits == 0) out else null
     }
 }

@@ -1,7 +1,7 @@
 package com.bioauth.kit.protocol
 
 /** The contract's calls this SDK makes, each named by its `operationId` in openapi.yaml. */
-enum class Endpoint(val method: String, val template: String) {
+internal enum class Endpoint(val method: String, val template: String) {
     CREATE_USER("POST", "/v1/users"),
     SET_PIN("PUT", "/v1/users/me/pin"),
     CHANGE_PASSWORD("PUT", "/v1/users/me/password"),

@@ -3,7 +3,10 @@ package com.bioauth.kit.protocol
 import java.io.ByteArrayOutputStream
 
 /** Which ceremony a device key signs for: the byte after the domain tag. */
-enum class Ceremony(val byte: Int) {
+public enum class Ceremony(
+    /** The byte after the domain tag. */
+    public val byte: Int,
+) {
     /** Proving possession of a new key (`POST /v1/biometric/registrations/{id}/verify`). */
     REGISTRATION(0x01),
 
@@ -16,14 +19,18 @@ enum class Ceremony(val byte: Int) {
  * `"BIOAUTH-V1" 0x00 | ceremony (1 byte) | u16 len | rp_id | u16 len | registration_id | u16 len | challenge`,
  * lengths big-endian. Every variable field is length-prefixed, so two field tuples never give the same bytes.
  */
-class SignedMessage(
-    val ceremony: Ceremony,
-    val relyingPartyId: String,
-    val registrationId: String,
-    val challenge: ByteArray,
+public class SignedMessage(
+    /** Which ceremony the signature is for. */
+    public val ceremony: Ceremony,
+    /** The relying party the server was started with. */
+    public val relyingPartyId: String,
+    /** The registration whose key signs. */
+    public val registrationId: String,
+    /** The server's fresh challenge. */
+    public val challenge: ByteArray,
 ) {
     /** The bytes to sign; throws [IllegalArgumentException] when a field exceeds 65,535 bytes. */
-    fun encoded(): ByteArray {
+    public fun encoded(): ByteArray {
         val out = ByteArrayOutputStream()
         out.write(TAG)
         out.write(ceremony.byte)
@@ -40,8 +47,8 @@ class SignedMessage(
         out.write(bytes)
     }
 
-    companion object {
+    public companion object {
         /** ASCII `BIOAUTH-V1` and a NUL: the domain tag that opens every message. */
-        val TAG: ByteArray = "BIOAUTH-V1".toByteArray(Charsets.US_ASCII) + byteArrayOf(0)
+        public val TAG: ByteArray = "BIOAUTH-V1".toByteArray(Charsets.US_ASCII) + byteArrayOf(0)
     }
 }

@@ -1,7 +1,7 @@
 package com.bioauth.kit.simulator
 
 import com.bioauth.kit.device.KeyOperation
-import com.bioauth.kit.device.KeySpec
+import com.bioauth.kit.device.KeySpecs
 import com.bioauth.kit.device.PromptOutcome
 
 /**
@@ -9,9 +9,9 @@ import com.bioauth.kit.device.PromptOutcome
  * `AuthenticationCallback.onAuthenticationSucceeded`, they call it themselves, without a match,
  * with a result of their choosing.
  */
-class Attacker internal constructor(private val device: SimulatedDevice) {
+public class Attacker internal constructor(private val device: SimulatedDevice) {
     /** What the hooked success callback is called with. */
-    enum class Hook {
+    public enum class Hook {
         /** A result whose `getCryptoObject()` is `null`. */
         NO_CRYPTO_OBJECT,
 
@@ -26,17 +26,17 @@ class Attacker internal constructor(private val device: SimulatedDevice) {
     private val ownKeys by lazy { SimulatedDevice(enrolled = setOf("attacker")) }
 
     /** From now on every prompt is answered by the hooked success callback. */
-    fun hookAuthenticationSucceeded(how: Hook) {
+    public fun hookAuthenticationSucceeded(how: Hook) {
         hook = how
     }
 
     /** Removes the hook. */
-    fun unhook() {
+    public fun unhook() {
         hook = null
     }
 
     /** The app's storage, as read from its data directory. */
-    fun readAppStorage(): Map<String, String> = device.storage.dump()
+    public fun readAppStorage(): Map<String, String> = device.storage.dump()
 
     internal fun hookedOutcome(operation: KeyOperation): PromptOutcome? = when (hook) {
         null -> null
@@ -44,7 +44,7 @@ class Attacker internal constructor(private val device: SimulatedDevice) {
         Hook.APP_CRYPTO_OBJECT -> PromptOutcome.Succeeded(operation)
         Hook.FORGED_CRYPTO_OBJECT -> {
             val alias = "attacker-${System.nanoTime()}"
-            ownKeys.keyStore.generateSigningKey(KeySpec.pin(alias, strongBox = false))
+            ownKeys.keyStore.generateSigningKey(KeySpecs.pin(alias, apiLevel = 27, strongBox = false))
             PromptOutcome.Succeeded(ownKeys.keyStore.beginSigning(alias))
         }
     }

@@ -1,6 +1,5 @@
 package com.bioauth.kit.simulator
 
-import com.bioauth.kit.device.AppStorage
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.DeviceInfo
 
@@ -8,71 +7,81 @@ import com.bioauth.kit.device.DeviceInfo
  * A phone in software: its Keystore, its biometric sensor and the person in front of it, its app
  * storage, and an attacker who owns the app process (Frida) and can read the app's files.
  */
-class SimulatedDevice(
-    /** `Build.VERSION.SDK_INT`. */
-    val apiLevel: Int = 34,
+public class SimulatedDevice(
+    /** `Build.VERSION.SDK_INT` (23 and up). */
+    public val apiLevel: Int = 34,
     /** Whether the device has a StrongBox secure element. */
-    val hasStrongBox: Boolean = false,
-    /** Whether the device has biometric hardware. */
-    val hasBiometricHardware: Boolean = true,
+    public val hasStrongBox: Boolean = false,
+    /** Whether the device has (strong, fingerprint-class) biometric hardware. */
+    public val hasBiometricHardware: Boolean = true,
     enrolled: Set<String> = setOf("owner"),
 ) {
     private var secure = true
+    private var locked = false
     private val fingers = enrolled.toMutableSet()
 
     /** The Keystore. */
-    val keyStore = SimulatedKeyStore(this)
+    public val keyStore: SimulatedKeyStore = SimulatedKeyStore(this)
 
-    /** The sensor, the prompt and the person answering it. */
-    val prompt = SimulatedBiometricPrompt(this)
+    /** The sensor, the prompt, `BiometricManager` and the person answering. */
+    public val prompt: SimulatedBiometricPrompt = SimulatedBiometricPrompt(this)
 
     /** The app's SharedPreferences. */
-    val storage = SimulatedStorage()
+    public val storage: SimulatedStorage = SimulatedStorage()
 
     /** Someone who hooks the app and reads its files. */
-    val attacker = Attacker(this)
+    public val attacker: Attacker = Attacker(this)
 
     /** What the SDK is given. */
-    val backends = DeviceBackends(keyStore, prompt, storage, object : DeviceInfo {
+    public val backends: DeviceBackends = DeviceBackends(keyStore, prompt, storage, object : DeviceInfo {
         override val apiLevel = this@SimulatedDevice.apiLevel
         override fun isDeviceSecure() = this@SimulatedDevice.isDeviceSecure()
+        override fun isDeviceLocked() = this@SimulatedDevice.isLocked
     })
 
+    init {
+        require(apiLevel >= 23) { "the SDK's minSdk is 23" }
+    }
+
     /** `KeyguardManager.isDeviceSecure()`. */
-    @Synchronized fun isDeviceSecure() = secure
+    @Synchronized public fun isDeviceSecure(): Boolean = secure
+
+    /** `KeyguardManager.isDeviceLocked()`. */
+    public val isLocked: Boolean @Synchronized get() = locked
 
     /** How many biometrics are enrolled. */
-    val enrolledCount: Int @Synchronized get() = fingers.size
+    public val enrolledCount: Int @Synchronized get() = fingers.size
 
     /** Whether [finger] is enrolled. */
-    @Synchronized fun isEnrolled(finger: String) = finger in fingers
+    @Synchronized public fun isEnrolled(finger: String): Boolean = finger in fingers
 
     /** The user queues what happens at the next prompts. */
-    fun willAnswer(vararg answers: SimulatedBiometricPrompt.Answer) = prompt.queue(*answers)
+    public fun willAnswer(vararg answers: SimulatedBiometricPrompt.Answer): Unit = prompt.queue(*answers)
 
     /** Someone enrolls another biometric in Settings: keys bound to the enrollment are invalidated. */
-    @Synchronized fun enrollBiometric(finger: String) {
+    @Synchronized public fun enrollBiometric(finger: String) {
         fingers.add(finger)
         keyStore.biometricEnrollmentChanged()
     }
 
-    /** The user removes the screen lock: every key that needs authentication is invalidated. */
-    @Synchronized fun removeLockScreen() {
+    /**
+     * The user removes the screen lock: every key that needs authentication is invalidated, and the
+     * enrolled biometrics go with it (Settings warns "This will delete the fingerprint model…":
+     * biometrics need a secure lock screen; AOSP packages/apps/Settings ChooseLockGeneric).
+     */
+    @Synchronized public fun removeLockScreen() {
         secure = false
+        fingers.clear()
         keyStore.lockScreenRemoved()
     }
-}
 
-/** SharedPreferences in memory; an attacker reads it whole. */
-class SimulatedStorage : AppStorage {
-    private val values = mutableMapOf<String, String>()
-
-    @Synchronized override fun read(key: String): String? = values[key]
-
-    @Synchronized override fun write(key: String, value: String?) {
-        if (value == null) values.remove(key) else values[key] = value
+    /** The screen locks (power button). */
+    @Synchronized public fun lock() {
+        locked = true
     }
 
-    /** Everything stored, as a thief of the app's data directory sees it. */
-    @Synchronized fun dump(): Map<String, String> = values.toMap()
+    /** The owner unlocks the screen. */
+    @Synchronized public fun unlock() {
+        locked = false
+    }
 }

@@ -2,6 +2,7 @@ package com.bioauth.kit.simulator
 
 import com.bioauth.kit.device.CipherOperation
 import com.bioauth.kit.device.KeySpec
+import com.bioauth.kit.device.KeySpec.Authentication
 import com.bioauth.kit.device.KeyStoreBackend
 import com.bioauth.kit.device.KeystoreFailure
 import com.bioauth.kit.device.KeystoreFailure.Kind
@@ -10,39 +11,85 @@ import java.security.KeyPair
 import java.security.KeyPairGenerator
 import java.security.Signature
 import java.security.spec.ECGenParameterSpec
+import javax.crypto.AEADBadTagException
 import javax.crypto.Cipher
 import javax.crypto.KeyGenerator
 import javax.crypto.SecretKey
 import javax.crypto.spec.GCMParameterSpec
 
 /**
- * The Android Keystore in software, with the rules the platform documents for keys that need
- * user authentication. Each rule cites its page on developer.android.com:
+ * The Android Keystore in software, as AOSP implements it, with the Android layer's renaming of
+ * each exception (`KeystoreFailure`). Each rule cites its source:
  *
- * - Generation of a key with `setUserAuthenticationRequired(true)` fails unless a secure lock
- *   screen is set up, and with `setInvalidatedByBiometricEnrollment(true)` unless a biometric is
- *   enrolled ("KeyGenParameterSpec.Builder#setUserAuthenticationRequired": `InvalidAlgorithmParameterException`).
- * - `setIsStrongBoxBacked(true)` on a device without StrongBox throws `StrongBoxUnavailableException`
- *   ("KeyGenParameterSpec.Builder#setIsStrongBoxBacked").
- * - Such a key is permanently invalidated when a new biometric is enrolled or all are removed
- *   (with `setInvalidatedByBiometricEnrollment(true)`), and when the secure lock screen is disabled;
- *   `Signature.initSign` / `Cipher.init` then throw `KeyPermanentlyInvalidatedException`
- *   ("KeyGenParameterSpec.Builder#setUserAuthenticationRequired", "KeyPermanentlyInvalidatedException").
- * - With `setUserAuthenticationParameters(0, …)` (or validity −1 before API 30) every use must be
- *   authorised by a biometric prompt for that very operation, passed as its `CryptoObject`; a use
- *   without it fails: for per-use keys `sign` / `doFinal` throw (a `SignatureException` or
- *   `IllegalBlockSizeException` whose cause is "Key user not authenticated")
- *   ("BiometricPrompt.CryptoObject", "KeyGenParameterSpec.Builder#setUserAuthenticationParameters").
+ * - Generation with user authentication fails without a secure lock screen ("Secure lock screen
+ *   must be enabled to create keys requiring user authentication"), and a biometric-only per-use
+ *   key fails with nothing enrolled ("At least one biometric must be enrolled to create keys
+ *   requiring user authentication for every use"): both an `IllegalStateException` that
+ *   `KeyPairGenerator.initialize` wraps in `InvalidAlgorithmParameterException`
+ *   (frameworks/base keystore/java/android/security/keystore2/KeyStore2ParameterUtils.java,
+ *   `getRootSid`, `addSids`).
+ * - StrongBox: `StrongBoxUnavailableException` on a device without one
+ *   (KeyGenParameterSpec.Builder#setIsStrongBoxBacked); any other StrongBox failure is a
+ *   `ProviderException("Failed to generate key pair.", KeyStoreException)`
+ *   (keystore2/AndroidKeyStoreKeyPairGeneratorSpi.generateKeyPairHelper: every KeyStoreException
+ *   but HARDWARE_TYPE_UNAVAILABLE).
+ * - Invalidation: a new enrollment invalidates biometric-only keys unless
+ *   `setInvalidatedByBiometricEnrollment(false)` (API 24+); `AUTH_BIOMETRIC_STRONG |
+ *   AUTH_DEVICE_CREDENTIAL` keys are bound to the lock screen's root SID and survive it
+ *   (KeyStore2ParameterUtils.addSids); removing the lock screen invalidates every key that needs
+ *   authentication (KeyGenParameterSpec.Builder#setUserAuthenticationRequired).
+ * - Where an invalidated key is reported: from API 31 (keystore2) `KeyStore.getKey` throws
+ *   `UnrecoverableKeyException` with the message only, no cause (keystore2/AndroidKeyStoreSpi.engineGetKey
+ *   rethrowing AndroidKeyStoreProvider.loadAndroidKeyStoreKeyFromKeystore's
+ *   KeyPermanentlyInvalidatedException); before, `getKey` succeeds and `initSign` / `Cipher.init`
+ *   throw `KeyPermanentlyInvalidatedException` (keystore/AndroidKeyStoreSignatureSpiBase via
+ *   KeyStoreCryptoOperationUtils.getInvalidKeyException). A missing key: `getKey` answers `null`.
+ * - `setUnlockedDeviceRequired(true)` keys refuse to sign while the device is locked
+ *   (KeyGenParameterSpec.Builder#setUnlockedDeviceRequired): from API 31 keystore2's DEVICE_LOCKED
+ *   reaches `initSign` through getInvalidKeyException's default branch, an `InvalidKeyException`
+ *   caused by a `KeyStoreException`; before, `UserNotAuthenticatedException` (its LOCKED case).
+ * - A per-use key begins without a match; `sign` / `doFinal` refuse an operation no match
+ *   authorised: `SignatureException` / `IllegalBlockSizeException` caused by a `KeyStoreException`
+ *   "Key user not authenticated" (BiometricPrompt.CryptoObject,
+ *   KeyGenParameterSpec.Builder#setUserAuthenticationParameters).
  */
-class SimulatedKeyStore internal constructor(private val device: SimulatedDevice) : KeyStoreBackend {
+public class SimulatedKeyStore internal constructor(private val device: SimulatedDevice) : KeyStoreBackend {
     private class Entry(val spec: KeySpec, val pair: KeyPair?, val secret: SecretKey?, var invalidated: Boolean = false)
 
     private val entries = mutableMapOf<String, Entry>()
+    private val generationFaults = ArrayDeque<Exception>()
+    private val useFaults = ArrayDeque<KeystoreFailure>()
 
-    /** The specs keys were made with, by alias (what a test reads to check the SDK's choices). */
-    val specs: Map<String, KeySpec> @Synchronized get() = entries.mapValues { it.value.spec }
+    /** The specs of the keys in the Keystore, by alias (what a test reads to check the SDK's choices). */
+    public val specs: Map<String, KeySpec> @Synchronized get() = entries.mapValues { it.value.spec }
 
-    @Synchronized override fun contains(alias: String) = entries.containsKey(alias)
+    /** Every spec a key was generated with, in order, StrongBox attempts that failed included. */
+    public val generated: List<KeySpec> @Synchronized get() = attempts.toList()
+    private val attempts = mutableListOf<KeySpec>()
+
+    /**
+     * A StrongBox that fails with something other than "unavailable" (out of key slots, a
+     * parameter it does not support): set to the renamed failure, e.g. `ProviderException` <-
+     * `KeyStoreException`. `null`: StrongBox works (when the device has one).
+     */
+    @Volatile public var strongBoxFault: KeystoreFailure? = null
+
+    /** The next generation that reaches the hardware (StrongBox or TEE) throws [error] as it is. */
+    @Synchronized public fun failNextGeneration(error: Exception) {
+        generationFaults.addLast(error)
+    }
+
+    /**
+     * The next `getKey` fails with [failure] whatever the key's state: keystore2's other
+     * `UnrecoverableKeyException`s carry the `KeyStoreException` behind them ("Failed to obtain
+     * information about key", AndroidKeyStoreProvider.loadAndroidKeyStoreKeyFromKeystore's default branch).
+     */
+    @Synchronized public fun failNextUse(failure: KeystoreFailure) {
+        useFaults.addLast(failure)
+    }
+
+    /** Whether a key exists under [alias] (for tests; the SDK never asks: existence is not usability). */
+    @Synchronized public fun contains(alias: String): Boolean = entries.containsKey(alias)
 
     @Synchronized override fun delete(alias: String) {
         entries.remove(alias)
@@ -65,10 +112,10 @@ class SimulatedKeyStore internal constructor(private val device: SimulatedDevice
     }
 
     @Synchronized override fun beginSigning(alias: String): SigningOperation {
-        val entry = usable(alias)
-        val pair = entry.pair ?: throw KeystoreFailure(Kind.OTHER, IllegalStateException("$alias is not a signing key"))
+        val entry = load(alias)
+        val pair = entry.pair ?: throw KeystoreFailure(Kind.KEY_NOT_FOUND)
         val signature = Signature.getInstance("SHA256withECDSA").apply { initSign(pair.private) }
-        return Operation(this, entry.spec.userAuthenticationRequired) { data ->
+        return Operation(this, entry.spec, Kind.SIGNATURE_EXCEPTION) { data ->
             signature.update(data)
             signature.sign()
         }
@@ -78,55 +125,90 @@ class SimulatedKeyStore internal constructor(private val device: SimulatedDevice
 
     @Synchronized override fun beginDecryption(alias: String, iv: ByteArray): CipherOperation = cipher(alias, iv)
 
-    /** A biometric enrollment changed: keys made with `setInvalidatedByBiometricEnrollment(true)` are invalidated. */
+    /** A biometric enrollment changed: keys bound to the enrolled biometrics are invalidated. */
     @Synchronized internal fun biometricEnrollmentChanged() {
-        entries.values.filter { it.spec.userAuthenticationRequired && it.spec.invalidatedByBiometricEnrollment }.forEach { it.invalidated = true }
+        entries.values.filter { it.spec.boundToEnrollment() }.forEach { it.invalidated = true }
     }
 
     /** The secure lock screen was removed: every key that needs user authentication is invalidated. */
     @Synchronized internal fun lockScreenRemoved() {
-        entries.values.filter { it.spec.userAuthenticationRequired }.forEach { it.invalidated = true }
+        entries.values.filter { it.spec.authentication != null }.forEach { it.invalidated = true }
+    }
+
+    private fun KeySpec.boundToEnrollment(): Boolean = when (authentication) {
+        Authentication.STRONG_BIOMETRIC_PER_USE, Authentication.BIOMETRIC_PER_USE_LEGACY -> invalidatedByBiometricEnrollment != false
+        Authentication.BIOMETRIC_OR_CREDENTIAL_PER_USE, null -> false
     }
 
     private fun cipher(alias: String, iv: ByteArray?): CipherOperation {
-        val entry = usable(alias)
-        val key = entry.secret ?: throw KeystoreFailure(Kind.OTHER, IllegalStateException("$alias is not a secret key"))
+        val entry = load(alias)
+        val key = entry.secret ?: throw KeystoreFailure(Kind.KEY_NOT_FOUND)
         val cipher = Cipher.getInstance("AES/GCM/NoPadding")
         if (iv == null) cipher.init(Cipher.ENCRYPT_MODE, key) else cipher.init(Cipher.DECRYPT_MODE, key, GCMParameterSpec(128, iv))
-        return CipherUse(Operation(this, entry.spec.userAuthenticationRequired) { data -> cipher.doFinal(data) }, cipher.iv)
+        val operation = Operation(this, entry.spec, Kind.ILLEGAL_BLOCK_SIZE) { data ->
+            try {
+                cipher.doFinal(data)
+            } catch (error: AEADBadTagException) {
+                throw KeystoreFailure(Kind.BAD_CIPHERTEXT, error)
+            }
+        }
+        return CipherUse(operation, cipher.iv)
     }
 
-    private fun usable(alias: String): Entry {
-        val entry = entries[alias] ?: throw KeystoreFailure(Kind.KEY_MISSING)
-        if (entry.invalidated) throw KeystoreFailure(Kind.KEY_PERMANENTLY_INVALIDATED)
+    /** `KeyStore.getKey` and the operation's `init`, as the API level reports what is wrong. */
+    private fun load(alias: String): Entry {
+        val entry = entries[alias] ?: throw KeystoreFailure(Kind.KEY_NOT_FOUND)
+        useFaults.removeFirstOrNull()?.let { throw it }
+        val keystore2 = device.apiLevel >= 31
+        if (entry.invalidated) {
+            throw KeystoreFailure(if (keystore2) listOf(Kind.UNRECOVERABLE_KEY) else listOf(Kind.KEY_PERMANENTLY_INVALIDATED))
+        }
+        if (entry.spec.unlockedDeviceRequired && device.isLocked) {
+            throw KeystoreFailure(if (keystore2) listOf(Kind.INVALID_KEY, Kind.KEYSTORE_EXCEPTION) else listOf(Kind.USER_NOT_AUTHENTICATED))
+        }
         return entry
     }
 
     private fun checkGeneration(spec: KeySpec) {
-        if (spec.strongBox && !device.hasStrongBox) throw KeystoreFailure(Kind.STRONGBOX_UNAVAILABLE)
-        if (spec.userAuthenticationRequired && !device.isDeviceSecure()) throw KeystoreFailure(Kind.NO_SECURE_LOCK_SCREEN)
-        if (spec.invalidatedByBiometricEnrollment && device.enrolledCount == 0) throw KeystoreFailure(Kind.NO_SECURE_LOCK_SCREEN)
+        attempts += spec
+        if (spec.strongBox) {
+            if (!device.hasStrongBox) throw KeystoreFailure(Kind.STRONGBOX_UNAVAILABLE)
+            strongBoxFault?.let { throw it }
+        }
+        generationFaults.removeFirstOrNull()?.let { throw it }
+        if (spec.authentication != null && !device.isDeviceSecure()) {
+            throw KeystoreFailure(listOf(Kind.INVALID_ALGORITHM_PARAMETER, Kind.ILLEGAL_STATE))
+        }
+        val biometricOnly = spec.authentication == Authentication.STRONG_BIOMETRIC_PER_USE || spec.authentication == Authentication.BIOMETRIC_PER_USE_LEGACY
+        if (biometricOnly && device.enrolledCount == 0) throw KeystoreFailure(listOf(Kind.INVALID_ALGORITHM_PARAMETER, Kind.ILLEGAL_STATE))
     }
 
     /**
      * One begun key use: usable once, and for a key that needs authentication only after the
-     * simulated prompt reported a real match for this very operation.
+     * simulated prompt reported a match this key accepts for this very operation.
      */
-    internal class Operation(private val store: SimulatedKeyStore, private val needsAuthentication: Boolean, private val work: (ByteArray) -> ByteArray) :
-        SigningOperation {
-        @Volatile internal var authorised = false
+    internal class Operation(
+        private val store: SimulatedKeyStore,
+        private val spec: KeySpec,
+        private val refusal: Kind,
+        private val work: (ByteArray) -> ByteArray,
+    ) : SigningOperation {
+        @Volatile private var authorised = false
         @Volatile private var used = false
 
-        /** Whether [store] is the key store this operation belongs to. */
-        internal fun belongsTo(store: SimulatedKeyStore) = this.store === store
+        /** The prompt of [device] matched: a biometric, or the device credential ([byCredential]). */
+        internal fun authorise(device: SimulatedDevice, byCredential: Boolean) {
+            if (store !== device.keyStore) return  // another phone's sensor authorises nothing here
+            // A credential's auth token authorises only keys whose auth type includes it (addSids).
+            if (byCredential && spec.authentication != Authentication.BIOMETRIC_OR_CREDENTIAL_PER_USE) return
+            authorised = true
+        }
 
         override fun sign(data: ByteArray): ByteArray = run(data)
 
         fun run(data: ByteArray): ByteArray {
-            // On a device: SignatureException / IllegalBlockSizeException caused by KeyStoreException
-            // "Key user not authenticated".
-            if (needsAuthentication && !authorised) throw KeystoreFailure(Kind.OPERATION_REFUSED)
-            if (used) throw KeystoreFailure(Kind.OTHER, IllegalStateException("operation already finished"))
+            if (spec.authentication != null && !authorised) throw KeystoreFailure(listOf(refusal, Kind.KEYSTORE_EXCEPTION))
+            if (used) throw KeystoreFailure(Kind.ILLEGAL_STATE)
             used = true
             return work(data)
         }

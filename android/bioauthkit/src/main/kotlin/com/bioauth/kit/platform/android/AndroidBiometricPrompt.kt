@@ -1,71 +1,104 @@
 package com.bioauth.kit.platform.android
 
 import android.content.Context
-import android.hardware.biometrics.BiometricManager
-import android.hardware.biometrics.BiometricPrompt
-import android.os.CancellationSignal
-import com.bioauth.kit.device.AvailabilityQuery
+import androidx.biometric.BiometricManager
+import androidx.biometric.BiometricPrompt
+import androidx.core.content.ContextCompat
+import androidx.fragment.app.FragmentActivity
 import com.bioauth.kit.device.BiometricPromptBackend
 import com.bioauth.kit.device.KeyOperation
+import com.bioauth.kit.device.PromptHandle
 import com.bioauth.kit.device.PromptOutcome
-import com.bioauth.kit.device.PromptText
-import com.bioauth.kit.errors.PlatformErrors
+import com.bioauth.kit.device.PromptRequest
+import com.bioauth.kit.errors.PlatformCodes
+import java.lang.ref.WeakReference
 import java.util.concurrent.Executor
-import kotlin.coroutines.resume
-import kotlin.coroutines.suspendCoroutine
 
 /**
- * The platform's `BiometricPrompt` (API 28+; no androidx needed). An app on androidx.biometric can
- * implement [BiometricPromptBackend] over it the same way.
+ * androidx.biometric's `BiometricPrompt` (with its device workarounds: Samsung API 28 crypto
+ * prompts, API 28 without fingerprint hardware, the API 23-27 fingerprint dialog) and
+ * `BiometricManager`, call for call. Prompts show over the activity last given to [attach]: call
+ * it from that activity's `onCreate`, so that a prompt on screen during a configuration change
+ * reports to the new activity (androidx keeps the prompt; it needs the callback again).
  */
-class AndroidBiometricPrompt(private val context: Context) : BiometricPromptBackend {
-    private val mainThread: Executor = context.mainExecutor
+public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
+    private val appContext = context.applicationContext
+    private val mainThread: Executor = ContextCompat.getMainExecutor(appContext)
+    @Volatile private var host: WeakReference<FragmentActivity>? = null
+    private var current: Showing? = null  // main thread only
 
-    override fun canAuthenticate(query: AvailabilityQuery): Int {
-        val manager = context.getSystemService(BiometricManager::class.java)
-        @Suppress("DEPRECATION")
-        return when (query) {
-            AvailabilityQuery.STRONG -> manager.canAuthenticate(BiometricManager.Authenticators.BIOMETRIC_STRONG)
-            AvailabilityQuery.ANY -> manager.canAuthenticate()
-            AvailabilityQuery.NONE -> PlatformErrors.BIOMETRIC_SUCCESS
+    private class Showing(val operation: KeyOperation, val onEnd: (PromptOutcome) -> Unit, var prompt: BiometricPrompt?)
+
+    private val callback = object : BiometricPrompt.AuthenticationCallback() {
+        override fun onAuthenticationSucceeded(result: BiometricPrompt.AuthenticationResult) {
+            val showing = current ?: return
+            // Hand back the operation only if the result carries this very Signature or Cipher.
+            val crypto = result.cryptoObject
+            val same = crypto != null && when (val operation = showing.operation) {
+                is AndroidSigning -> crypto.signature === operation.signature
+                is AndroidCipher -> crypto.cipher === operation.cipher
+                else -> false
+            }
+            end(showing, PromptOutcome.Succeeded(if (same) showing.operation else null))
+        }
+
+        override fun onAuthenticationError(errorCode: Int, errString: CharSequence) {
+            current?.let { end(it, PromptOutcome.Failed(errorCode, errString.toString())) }
         }
     }
 
-    override suspend fun authenticate(operation: KeyOperation, text: PromptText): PromptOutcome = suspendCoroutine { continuation ->
-        val crypto = when (operation) {
+    /** Shows prompts over [activity] from now on; call it from the activity's `onCreate`. */
+    public fun attach(activity: FragmentActivity) {
+        host = WeakReference(activity)
+        // Re-registers the callback of a prompt still on screen after a configuration change.
+        current?.let { it.prompt = BiometricPrompt(activity, mainThread, callback) }
+    }
+
+    override fun canAuthenticate(authenticators: Int): Int = BiometricManager.from(appContext).canAuthenticate(authenticators)
+
+    override fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle {
+        val showing = Showing(operation, onEnd, null)
+        mainThread.execute { start(showing, request) }
+        return PromptHandle { mainThread.execute { cancel(showing) } }
+    }
+
+    private fun start(showing: Showing, request: PromptRequest) {
+        val activity = host?.get()
+        val crypto = when (val operation = showing.operation) {
             is AndroidSigning -> BiometricPrompt.CryptoObject(operation.signature)
             is AndroidCipher -> BiometricPrompt.CryptoObject(operation.cipher)
-            else -> {
-                continuation.resume(PromptOutcome.Failed(PlatformErrors.ERROR_VENDOR, "not a Keystore operation"))
-                return@suspendCoroutine
-            }
+            else -> null
         }
-        var ended = false
-        fun end(outcome: PromptOutcome) {
-            if (ended) return
-            ended = true
-            continuation.resume(outcome)
+        if (activity == null || activity.isFinishing || activity.isDestroyed || crypto == null) {
+            showing.onEnd(PromptOutcome.Failed(PlatformCodes.ERROR_VENDOR, "no FragmentActivity attached to show the prompt"))
+            return
         }
-        val builder = BiometricPrompt.Builder(context)
-            .setTitle(text.title)
-            .setNegativeButton(text.negativeButton, mainThread) { _, _ -> end(PromptOutcome.Failed(PlatformErrors.ERROR_NEGATIVE_BUTTON, text.negativeButton)) }
-        text.subtitle?.let { builder.setSubtitle(it) }
-        val callback = object : BiometricPrompt.AuthenticationCallback() {
-            override fun onAuthenticationSucceeded(result: BiometricPrompt.AuthenticationResult) {
-                // Hand back the operation only if the result carries this very Signature or Cipher.
-                val returned = result.cryptoObject
-                val same = returned != null && when (operation) {
-                    is AndroidSigning -> returned.signature === operation.signature
-                    is AndroidCipher -> returned.cipher === operation.cipher
-                    else -> false
-                }
-                end(PromptOutcome.Succeeded(if (same) operation else null))
-            }
+        val info = BiometricPrompt.PromptInfo.Builder()
+            .setTitle(request.title)
+            .setSubtitle(request.subtitle)
+            .setDescription(request.description)
+            .setAllowedAuthenticators(request.allowedAuthenticators)
+            .setConfirmationRequired(false)
+        request.negativeButton?.let { info.setNegativeButtonText(it) }
+        current?.let { previous -> end(previous, PromptOutcome.Failed(PlatformCodes.ERROR_CANCELED, "replaced by another prompt")) }
+        current = showing
+        val prompt = BiometricPrompt(activity, mainThread, callback)
+        showing.prompt = prompt
+        try {
+            prompt.authenticate(info.build(), crypto)
+        } catch (error: IllegalArgumentException) {
+            end(showing, PromptOutcome.Failed(PlatformCodes.ERROR_VENDOR, "androidx refused the prompt: ${error.message}"))
+        }
+    }
 
-            override fun onAuthenticationError(errorCode: Int, errString: CharSequence) {
-                end(PromptOutcome.Failed(errorCode, errString.toString()))
-            }
-        }
-        mainThread.execute { builder.build().authenticate(crypto, CancellationSignal(), mainThread, callback) }
+    private fun cancel(showing: Showing) {
+        if (current !== showing) return
+        current = null
+        showing.prompt?.cancelAuthentication()
+    }
+
+    private fun end(showing: Showing, outcome: PromptOutcome) {
+        if (current === showing) current = null
+        showing.onEnd(outcome)
     }
 }

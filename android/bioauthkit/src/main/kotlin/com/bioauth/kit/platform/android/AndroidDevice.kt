@@ -2,36 +2,32 @@ package com.bioauth.kit.platform.android
 
 import android.app.KeyguardManager
 import android.content.Context
-import android.content.SharedPreferences
 import android.os.Build
-import com.bioauth.kit.device.AppStorage
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.DeviceInfo
 
-/** This phone's backends for `BioAuthClient`: the Keystore, the platform prompt, SharedPreferences. */
-object AndroidDevice {
-    /** The backends of the device [context] runs on; [preferences] names the app-private file the SDK writes. */
-    fun backends(context: Context, preferences: String = "bioauth"): DeviceBackends {
+/** This phone's backends for `BioAuthClient`: the Keystore, androidx.biometric's prompt, SharedPreferences. */
+public object AndroidDevice {
+    /** The SharedPreferences file the SDK writes by default (`bioauth.xml`: the shipped backup rules exclude it). */
+    public const val DEFAULT_PREFERENCES: String = "bioauth"
+
+    /**
+     * The backends of the device [context] runs on. [prompt] shows prompts over the activity it is
+     * attached to; [preferences] names the app-private file the SDK writes (exclude it from backup,
+     * docs/BIOAUTHKIT-ANDROID.md "Backup").
+     */
+    public fun backends(context: Context, prompt: AndroidBiometricPrompt, preferences: String = DEFAULT_PREFERENCES): DeviceBackends {
         val app = context.applicationContext
+        val keyguard = app.getSystemService(KeyguardManager::class.java)
         return DeviceBackends(
             keyStore = AndroidKeyStoreBackend(),
-            prompt = AndroidBiometricPrompt(context),
+            prompt = prompt,
             storage = PreferencesStorage(app.getSharedPreferences(preferences, Context.MODE_PRIVATE)),
             info = object : DeviceInfo {
                 override val apiLevel: Int = Build.VERSION.SDK_INT
-                override fun isDeviceSecure(): Boolean = app.getSystemService(KeyguardManager::class.java).isDeviceSecure
+                override fun isDeviceSecure(): Boolean = keyguard.isDeviceSecure
+                override fun isDeviceLocked(): Boolean = keyguard.isDeviceLocked
             },
         )
-    }
-}
-
-/** SharedPreferences as [AppStorage]. */
-class PreferencesStorage(private val preferences: SharedPreferences) : AppStorage {
-    override fun read(key: String): String? = preferences.getString(key, null)
-
-    override fun write(key: String, value: String?) {
-        val editor = preferences.edit()
-        if (value == null) editor.remove(key) else editor.putString(key, value)
-        editor.commit()
     }
 }

@@ -1,0 +1,74 @@
+package com.bioauth.kit.client
+
+import com.bioauth.kit.errors.BioAuthException
+import com.bioauth.kit.errors.BioAuthException.Code
+import com.bioauth.kit.internal.Availability
+import com.bioauth.kit.internal.PinRecord
+import com.bioauth.kit.internal.SecretVault
+import com.bioauth.kit.protocol.Base64Url
+import com.bioauth.kit.protocol.Ceremony
+import com.bioauth.kit.protocol.Endpoint
+import com.bioauth.kit.protocol.PINSignInRequest
+import com.bioauth.kit.protocol.RegistrationResponse
+import com.bioauth.kit.protocol.RegistrationStartResponse
+import com.bioauth.kit.protocol.ServerErrorCode
+import com.bioauth.kit.protocol.SetPINRequest
+import com.bioauth.kit.protocol.SignInResponse
+import com.bioauth.kit.protocol.VerifyRegistrationRequest
+
+/** The PIN: knowledge (the PIN, checked by the server) and possession (this device's PIN key). */
+internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp, private val reconciliation: Reconciliation) {
+    suspend fun set(pin: String, prompt: PromptText, keepBehindBiometrics: Boolean, reauthentication: Reauthentication?): Boolean {
+        val user = core.requireUser()
+        // The prompt first: a cancel there changes nothing, here or on the server.
+        val keep = keepBehindBiometrics && Availability.whyNot(core.device, core.keys.authenticators) == null
+        val sealed = if (keep) core.vault.seal(pin.toByteArray(Charsets.UTF_8), prompt) else null
+        val previous = core.records.pin
+        val alias = core.newAlias("pin-key")
+        val publicKey = core.keys.createPinKey(alias)
+        try {
+            val start = stepUp.around(reauthentication) {
+                core.api.call(Endpoint.SET_PIN, body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey)), token = core.requireToken(),
+                              read = RegistrationStartResponse::from)
+            }
+            val signature = core.keys.signWithPinKey(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes))
+            core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(Base64Url.encode(signature)), core.requireToken(),
+                          RegistrationResponse::from)
+            core.records.pin = PinRecord(user.id, start.registrationId, alias)
+        } catch (error: Throwable) {
+            core.keys.delete(alias)
+            throw error
+        }
+        // The server revoked the previous PIN key when this one was verified.
+        previous?.let { core.keys.delete(it.keyAlias) }
+        if (sealed != null) core.vault.put(SecretVault.Name.PIN, sealed) else core.vault.remove(SecretVault.Name.PIN)
+        return sealed != null
+    }
+
+    val isSet: Boolean get() = core.records.pin != null
+
+    suspend fun signIn(pin: String): SignedIn {
+        val record = core.records.pin ?: throw BioAuthException(Code.KEY_MISSING, "no PIN is set on this device")
+        val challenge = try {
+            core.challenge(record.registrationId)
+        } catch (error: BioAuthException) {
+            if (error.serverCode != ServerErrorCode.REGISTRATION_NOT_FOUND) throw error
+            reconciliation.removeLocalPIN()
+            throw BioAuthException(Code.KEY_MISSING, "the PIN was set on another device or revoked", error.rejection, error)
+        }
+        val signature = try {
+            core.keys.signWithPinKey(record.keyAlias, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challengeBytes))
+        } catch (error: BioAuthException) {
+            if (error.code == Code.KEY_MISSING) reconciliation.removeLocalPIN()
+            throw error
+        }
+        val body = PINSignInRequest(challenge.challengeId, Base64Url.encode(signature), pin, core.configuration.sessionDurationMinutes)
+        val signedIn = core.adopt(core.api.call(Endpoint.SIGN_IN_WITH_PIN, body = body, read = SignInResponse::from))
+        return signedIn.copy(reconciliation = reconciliation.revokeLostRegistration())
+    }
+
+    suspend fun signInWithStored(prompt: PromptText): SignedIn {
+        if (core.records.pin == null) throw BioAuthException(Code.KEY_MISSING, "no PIN is set on this device")
+        return signIn(String(core.vault.read(SecretVault.Name.PIN, prompt), Charsets.UTF_8))
+    }
+}

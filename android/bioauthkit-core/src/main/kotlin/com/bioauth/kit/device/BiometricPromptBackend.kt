@@ -1,0 +1,51 @@
+package com.bioauth.kit.device
+
+/** androidx.biometric's `BiometricPrompt` and `BiometricManager`, call for call. */
+public interface BiometricPromptBackend {
+    /** `BiometricManager.canAuthenticate(authenticators)`: `BIOMETRIC_SUCCESS` or a status code (see `PlatformCodes`). */
+    public fun canAuthenticate(authenticators: Int): Int
+
+    /**
+     * `BiometricPrompt.authenticate(request, CryptoObject(operation))`. [onEnd] is called once, with
+     * the success result's crypto object (mapped back to the operation it wraps, or `null`) or the
+     * error code `onAuthenticationError` got. The handle's `cancel` is `cancelAuthentication()`.
+     */
+    public fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle
+}
+
+/** A prompt on screen. */
+public fun interface PromptHandle {
+    /** `BiometricPrompt.cancelAuthentication()`: dismisses the prompt. */
+    public fun cancel()
+}
+
+/** Everything `BiometricPrompt.PromptInfo` is built from, as the SDK decided it. */
+public data class PromptRequest(
+    /** `setTitle`. */
+    val title: String,
+    /** `setSubtitle`. */
+    val subtitle: String?,
+    /** `setDescription`. */
+    val description: String?,
+    /** `setNegativeButtonText`; `null` exactly when the device credential is allowed (androidx refuses both). */
+    val negativeButton: String?,
+    /** `setAllowedAuthenticators`: `BIOMETRIC_STRONG`, or `BIOMETRIC_STRONG | DEVICE_CREDENTIAL`. */
+    val allowedAuthenticators: Int,
+)
+
+/** How a prompt ended. */
+public sealed class PromptOutcome {
+    /** `onAuthenticationSucceeded`, with the result's crypto object as the operation it wraps (`null`: none, or not this call's). */
+    public class Succeeded(
+        /** The operation the result's `getCryptoObject()` wraps. */
+        public val operation: KeyOperation?,
+    ) : PromptOutcome()
+
+    /** `onAuthenticationError(code, message)`. */
+    public class Failed(
+        /** The androidx error code (`BiometricPrompt.ERROR_*`). */
+        public val errorCode: Int,
+        /** The platform's message. */
+        public val message: String,
+    ) : PromptOutcome()
+}

@@ -1,0 +1,53 @@
+package com.bioauth.sample
+
+import androidx.fragment.app.FragmentActivity
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.SupervisorJob
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
+
+/**
+ * The sample's one screen. It hosts the biometric prompt (androidx.biometric needs a
+ * FragmentActivity) and walks the iOS sample's flow: a returning user signs in with biometrics
+ * (one prompt); a new one signs up, signs in with the password, turns biometric sign-in on (one
+ * prompt) and sets a PIN kept behind biometrics (one prompt). The title bar shows where it is.
+ * Closing the screen cancels the flow, which dismisses a prompt on screen.
+ */
+class MainActivity : FragmentActivity() {
+    private val scope = CoroutineScope(SupervisorJob() + Dispatchers.Main)
+    private var flow: Job? = null
+
+    override fun onStart() {
+        super.onStart()
+        val auth = SampleAuth.get(this)
+        // Prompts show over this activity; after a rotation, a prompt on screen reports here.
+        auth.prompts.attach(this)
+        if (flow?.isActive == true || auth.user != null) return
+        flow = scope.launch {
+            if (auth.biometricsEnabled()) {
+                auth.signInWithBiometrics()
+            } else {
+                auth.signUp(DEMO_USER, DEMO_PASSWORD)
+                auth.signIn(DEMO_USER, DEMO_PASSWORD)
+                if (auth.user != null) {
+                    auth.enableBiometrics()
+                    auth.setPIN(DEMO_PIN)
+                }
+            }
+            setTitle(auth.message ?: auth.user?.let { "Signed in as ${it.username}" } ?: "Signed out")
+        }
+    }
+
+    override fun onDestroy() {
+        if (isFinishing) scope.cancel()
+        super.onDestroy()
+    }
+
+    private companion object {
+        const val DEMO_USER = "sample-user"
+        const val DEMO_PASSWORD = "correct horse battery staple"
+        const val DEMO_PIN = "482913"
+    }
+}

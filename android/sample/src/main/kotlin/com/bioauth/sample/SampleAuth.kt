@@ -1,0 +1,71 @@
+package com.bioauth.sample
+
+import android.content.Context
+import com.bioauth.kit.client.BioAuthClient
+import com.bioauth.kit.client.BioAuthConfiguration
+import com.bioauth.kit.client.PromptText
+import com.bioauth.kit.errors.BioAuthException
+import com.bioauth.kit.errors.BioAuthException.Code
+import com.bioauth.kit.platform.android.AndroidBiometricPrompt
+import com.bioauth.kit.platform.android.AndroidDevice
+import com.bioauth.kit.protocol.ServerErrorCode
+import com.bioauth.kit.protocol.User
+
+/**
+ * What the iOS guide's `Auth` model does (docs/BIOAUTHKIT.md, "The whole flow"), on Android: one
+ * client per process, each action a suspend call, every failure turned into a line for the user.
+ */
+class SampleAuth private constructor(context: Context) {
+    /** Shows prompts over the activity attached to it. */
+    val prompts = AndroidBiometricPrompt(context)
+
+    private val client = BioAuthClient(
+        BioAuthConfiguration(serverUrl = "http://10.0.2.2:8080", relyingPartyId = "bank.example"),
+        AndroidDevice.backends(context, prompts),
+    )
+    private val enablePrompt = PromptText(title = "Use your fingerprint to sign in to Bank")
+    private val signInPrompt = PromptText(title = "Sign in to Bank")
+
+    /** The signed-in user, if any. */
+    var user: User? = null
+        private set
+
+    /** The last message for the user (`null` after a success). */
+    var message: String? = null
+        private set
+
+    suspend fun signUp(name: String, password: String) = run { client.signUp(name, password) }
+    suspend fun signIn(name: String, password: String) = run { user = client.signIn(name, password).user }
+    suspend fun enableBiometrics() = run { client.enableBiometricSignIn(prompt = enablePrompt) }
+    suspend fun signInWithBiometrics() = run { user = client.signInWithBiometrics(signInPrompt).user }
+    suspend fun setPIN(pin: String) = run { client.setPIN(pin, enablePrompt) }
+    suspend fun signInWithPIN(pin: String) = run { user = client.signInWithPIN(pin).user }
+    suspend fun signOut() = run { client.signOut(); user = null }
+    suspend fun disableBiometrics() = run { client.disableBiometricSignIn() }
+
+    /** Whether biometric sign-in is enabled and usable here (no prompt). */
+    suspend fun biometricsEnabled(): Boolean = client.isBiometricSignInEnabled()
+
+    private suspend fun run(action: suspend () -> Unit) {
+        message = try {
+            action()
+            null
+        } catch (error: BioAuthException) {
+            when (error.code) {
+                Code.USER_CANCELED -> null
+                Code.KEY_INVALIDATED -> "Your fingerprints changed. Sign in with your password to turn it on again."
+                Code.BIOMETRY_LOCKOUT, Code.BIOMETRY_LOCKOUT_PERMANENT -> "Fingerprint is locked. Use your PIN or password."
+                else -> if (error.serverCode == ServerErrorCode.INVALID_CREDENTIALS) "Wrong username or password." else "Sign-in failed (${error.code})."
+            }
+        }
+    }
+
+    companion object {
+        @Volatile private var shared: SampleAuth? = null
+
+        /** The process's one instance: it outlives activities, as a ViewModel would. */
+        fun get(context: Context): SampleAuth = shared ?: synchronized(this) {
+            shared ?: SampleAuth(context.applicationContext).also { shared = it }
+        }
+    }
+}
