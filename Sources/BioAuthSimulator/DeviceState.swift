@@ -9,6 +9,11 @@ struct DeviceState: Sendable {
     /// Bumped on every change of the enrolled set; contexts remember the generation they matched in.
     var generation = 0
     var domainState = DeviceState.randomState()
+    /// iOS 18's `domainState.biometry.stateHash`; changes with the enrolled set only.
+    var stateHash = DeviceState.randomState()
+    /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15).
+    var hasDomainStateAPI = true
+    var enrollmentChangeBehaviour = EnrollmentChangeBehaviour.deletesItems
     var failedMatches = 0
     var items: [ItemID: SimulatedItem] = [:]
     var answers: [ScriptedAnswer] = []
@@ -30,12 +35,18 @@ struct DeviceState: Sendable {
         Data((0..<32).map { _ in UInt8.random(in: 0...255) })
     }
 
-    /// A new enrolled set: new domain state; every `.biometryCurrentSet` item and key is gone.
+    /// A new enrolled set: new domain state and state hash; every `.biometryCurrentSet` item and
+    /// key is gone or invalidated, as ``enrollmentChangeBehaviour`` says.
     mutating func enrollmentChanged() {
         generation += 1
         domainState = Self.randomState()
-        items = items.filter { _, item in
-            (item.accessControl ?? 0) & AccessControlFlags.biometryCurrentSet.rawValue == 0
+        stateHash = Self.randomState()
+        let bound = { (item: SimulatedItem) in (item.accessControl ?? 0) & AccessControlFlags.biometryCurrentSet.rawValue != 0 }
+        switch enrollmentChangeBehaviour {
+        case .deletesItems:
+            items = items.filter { !bound($0.value) }
+        case .invalidatesItems(let failure):
+            for (id, item) in items where bound(item) { items[id]?.invalidation = failure }
         }
     }
 

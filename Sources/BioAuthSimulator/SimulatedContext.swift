@@ -78,6 +78,13 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
         return device.state.withLock { $0.biometryKind == .none || $0.enrolled.isEmpty ? nil : $0.domainState }
     }
 
+    /// `domainState.biometry.stateHash` (iOS 18, macOS 15): visible as the domain state is, on an
+    /// OS that has it.
+    var biometryStateHash: Data? {
+        guard state.withLock({ $0.domainVisible }) else { return nil }
+        return device.state.withLock { !$0.hasDomainStateAPI || $0.biometryKind == .none || $0.enrolled.isEmpty ? nil : $0.stateHash }
+    }
+
     /// `biometryType`.
     var biometryType: BiometryKind { device.state.withLock { $0.biometryKind } }
 

@@ -28,6 +28,7 @@ extension SimulatedDevice {
         state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
+            if let failure = item.invalidation { return (failure, nil) }
             let status = Self.authorize(
                 item.accessControl, context: query.authenticationContext as? SimulatedContext,
                 interactionNotAllowed: query.interactionNotAllowed, prompt: query.operationPrompt, state: &state)

@@ -21,17 +21,19 @@ extension SimulatedDevice {
             state.items[id] = SimulatedItem(
                 accessibility: (query.accessibility ?? .whenUnlockedThisDeviceOnly).rawValue,
                 accessControl: query.accessControl?.rawValue, privateKey: key.rawRepresentation)
-            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt))
+            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt,
+                                            interactionNotAllowed: query.interactionNotAllowed))
         }
     }
 
-    /// `SecItemCopyMatching` with `kSecReturnRef`: a reference, no prompt.
+    /// `SecItemCopyMatching` with `kSecReturnRef`: a reference, no prompt (also to an invalidated key).
     @_spi(DeviceSeam) public func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
         state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             let id = ItemID(query)
             guard state.items[id]?.privateKey != nil else { return (.itemNotFound, nil) }
-            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt))
+            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt,
+                                            interactionNotAllowed: query.interactionNotAllowed))
         }
     }
 
@@ -70,7 +72,9 @@ extension SimulatedDevice {
         guard let handle = key as? SimulatedKeyHandle else { return (.parameterError, nil) }
         return state.withLock { state in
             guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }
-            let status = Self.authorize(item.accessControl, context: handle.context, interactionNotAllowed: false, prompt: handle.prompt, state: &state)
+            if let failure = item.invalidation { return (failure, nil) }
+            let status = Self.authorize(item.accessControl, context: handle.context, interactionNotAllowed: handle.interactionNotAllowed,
+                                        prompt: handle.prompt, state: &state)
             guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
             guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
                   let signature = try? privateKey.signature(for: message) else { return (.parameterError, nil) }

@@ -63,8 +63,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
-    /// Installs a major OS update: the biometric domain state changes, the enrolled faces and
-    /// fingers do not, and every item and key keeps working. LAContext.h (iOS 16.5 SDK) on
+    /// Installs a major OS update: the biometric domain state changes (iOS 18's state hash does
+    /// not: it follows the enrolled set), the enrolled faces and fingers do not, and every item
+    /// and key keeps working. LAContext.h (iOS 16.5 SDK) on
     /// `evaluatedPolicyDomainState`: "the value returned by this property can change exceptionally
     /// between major OS versions even if the state of biometry has not changed".
     public func installOSUpdate() {
@@ -84,6 +85,19 @@ public final class SimulatedDevice: @unchecked Sendable {
             state.failedMatches = 0
             return true
         }
+    }
+
+    /// How `.biometryCurrentSet` items and keys answer after the next enrollment changes
+    /// (``EnrollmentChangeBehaviour``; by default they are deleted).
+    @_spi(DeviceSeam) public func setEnrollmentChangeBehaviour(_ behaviour: EnrollmentChangeBehaviour) {
+        state.withLock { $0.enrollmentChangeBehaviour = behaviour }
+    }
+
+    /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15: `domainState.biometry.stateHash`,
+    /// which LAContext.h says changes when the enrolled biometry changes); `false` plays an earlier
+    /// OS, where only `evaluatedPolicyDomainState` exists (and also moves with a major OS update).
+    public func setHasDomainStateAPI(_ has: Bool) {
+        state.withLock { $0.hasDomainStateAPI = has }
     }
 
     /// Simulates a build without the keychain entitlement (every call answers -34018).

@@ -1,3 +1,4 @@
+@_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
 /// Where an item lives: class, service, account.
@@ -15,4 +16,7 @@ struct SimulatedItem: Sendable {
     var data: Data?
     /// A P-256 private key's raw scalar; never leaves the simulated hardware.
     var privateKey: Data?
+    /// Invalidated by an enrollment change, and kept (``EnrollmentChangeBehaviour/invalidatesItems(failingWith:)``):
+    /// every use fails with this status.
+    var invalidation: KeychainStatus?
 }

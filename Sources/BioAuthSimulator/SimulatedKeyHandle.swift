@@ -6,4 +6,6 @@ struct SimulatedKeyHandle: SecureKeyHandle {
     let id: ItemID
     let context: SimulatedContext?
     let prompt: String?
+    /// The context may not show UI (`LAContext.interactionNotAllowed`, set through the query).
+    let interactionNotAllowed: Bool
 }

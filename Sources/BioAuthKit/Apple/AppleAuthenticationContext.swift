@@ -29,6 +29,14 @@ final class AppleAuthenticationContext: AuthenticationContext, @unchecked Sendab
         context.evaluatedPolicyDomainState
     }
 
+    /// `domainState.biometry.stateHash`, iOS 18 and macOS 15. This layer is type-checked against
+    /// the iOS 16.5 SDK, which lacks `LADomainState`, so the property is read by its Objective-C
+    /// key path.
+    var biometryStateHash: Data? {
+        guard #available(iOS 18, macOS 15, *) else { return nil }
+        return context.value(forKeyPath: "domainState.biometry.stateHash") as? Data
+    }
+
     var biometryType: BiometryKind {
         switch context.biometryType {
         case .faceID: .faceID

@@ -57,11 +57,16 @@ extension BioAuthClient {
         return registration
     }
 
-    /// Whether biometric sign-in is enabled and usable on this device; never prompts. Decided by
-    /// whether the key still exists, not by the biometric domain state (an OS update moves that).
+    /// Whether biometric sign-in is enabled and usable on this device; never prompts. Not whether
+    /// the key exists: whether it can still sign (``DeviceKeyStore``'s usability: iOS 18's state
+    /// hash, and a signature that may not show UI). A key an enrollment change invalidated is
+    /// recorded as lost, so that the next password sign-in or ``reconcile()`` revokes its
+    /// registration.
     public func isBiometricSignInEnabled() async -> Bool {
         guard let record = enrollment, record.lost == nil else { return false }
-        return await keys.containsKey(named: record.keyName)
+        guard case .lost(let loss) = await keys.usability(ofKeyNamed: record.keyName) else { return true }
+        _ = await markLost(record, loss)
+        return false
     }
 
     /// Signs in with biometrics: asks the server for a challenge, signs it with the device key
@@ -78,8 +83,8 @@ extension BioAuthClient {
     public func signInWithBiometrics(prompt: String) async throws(BioAuthError) -> SignedIn {
         guard let record = enrollment else { throw .itemNotFound }
         if let lost = record.lost { throw lost == .biometryChanged ? .biometryChanged : .itemNotFound }
-        // The key first, without a prompt; the domain state only explains why it is gone.
-        guard await keys.containsKey(named: record.keyName) else { throw await markLost(record, lossOfMissingKey(record)) }
+        // The key first, without a prompt; a moved domain state only explains why it failed.
+        if case .lost(let loss) = await keys.usability(ofKeyNamed: record.keyName) { throw await markLost(record, loss) }
 
         let challenge: ChallengeResponse
         do {
@@ -162,12 +167,6 @@ extension BioAuthClient {
         try? await vault.delete(Self.sessionItem)
         if loss == .keyMissing, keys.core.passcodeMissing() { return .passcodeNotSet }
         return loss == .biometryChanged ? .biometryChanged : .itemNotFound
-    }
-
-    /// Why the key of `record` is gone: the enrolled biometry changed (the domain state moved away
-    /// from the baseline), or it is simply missing.
-    func lossOfMissingKey(_ record: EnrollmentRecord) -> LocalKeyLoss {
-        keys.core.enrollmentChanged(.key, record.keyName) ? .biometryChanged : .keyMissing
     }
 
     func removeLocalRegistration() async {

@@ -4,17 +4,17 @@ extension BioAuthClient {
     /// Brings this device and the server into agreement about the device's registration
     /// (needs a signed-in session; never prompts):
     /// - the server no longer has it active → the local key and secrets are deleted;
-    /// - the device lost the key (enrollment change, deletion) → the registration is revoked on
-    ///   the server. Only a key that is really gone counts: a moved biometric domain state alone
-    ///   (an OS update) changes nothing.
+    /// - the device lost the key (an enrollment change deleted or invalidated it, or it was
+    ///   deleted) → the registration is revoked on the server. Only a key that cannot sign counts:
+    ///   a moved `evaluatedPolicyDomainState` alone (an OS update) changes nothing.
     ///
     /// - Returns: What was done, or `nil` when both sides already agree.
     @discardableResult
     public func reconcile() async throws(BioAuthError) -> ReconciliationAction? {
         let token = try requireToken()
         guard let record = enrollment, record.userID == current?.user.id else { return nil }
-        if record.lost == nil, !(await keys.containsKey(named: record.keyName)) {
-            _ = await markLost(record, lossOfMissingKey(record))
+        if record.lost == nil, case .lost(let loss) = await keys.usability(ofKeyNamed: record.keyName) {
+            _ = await markLost(record, loss)
         }
         if let action = try await revokeLostRegistration() { return action }
         let list = try await api.call(.listRegistrations, token: token, as: RegistrationListResponse.self)

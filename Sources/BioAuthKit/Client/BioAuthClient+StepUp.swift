@@ -53,7 +53,7 @@ extension BioAuthClient {
             guard let password = await ask() else { throw .userCanceled }
             try await reauthenticate(password: password)
         case .biometricsOrPassword(let prompt, let ask):
-            if let record = enrollment, record.lost == nil, await keys.containsKey(named: record.keyName) {
+            if let record = enrollment, record.lost == nil, await keys.usability(ofKeyNamed: record.keyName) == .usable {
                 try await reauthenticateWithBiometrics(prompt: prompt)
             } else {
                 try await self.reauthenticate(.password(ask))

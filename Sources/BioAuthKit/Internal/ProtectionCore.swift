@@ -29,27 +29,59 @@ struct ProtectionCore: Sendable {
         }
     }
 
-    /// The current domain state, or `nil` with `comparable == false` when it cannot be known now
-    /// (for instance during a lockout, when LocalAuthentication withholds it).
-    func currentDomainState() -> (state: Data?, comparable: Bool) {
+    /// What LocalAuthentication says of the enrolled biometry now, without a prompt.
+    struct DomainReading {
+        /// `evaluatedPolicyDomainState`.
+        var state: Data?
+        /// iOS 18's `domainState.biometry.stateHash`.
+        var stateHash: Data?
+        /// `false` when it cannot be known now (for instance during a lockout, when
+        /// LocalAuthentication withholds it).
+        var comparable: Bool
+    }
+
+    /// The domain state now.
+    func currentDomainState() -> DomainReading {
         let context = backends.localAuthentication.makeContext()
         switch context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) {
-        case nil: return (context.evaluatedPolicyDomainState, true)
-        case .biometryNotEnrolled?: return (nil, true)  // every finger/face removed: a change too
-        default: return (nil, false)
+        case nil: return DomainReading(state: context.evaluatedPolicyDomainState, stateHash: context.biometryStateHash, comparable: true)
+        case .biometryNotEnrolled?: return DomainReading(comparable: true)  // every finger/face removed: a change too
+        default: return DomainReading(comparable: false)
         }
     }
 
+    /// How sure it is that the enrolled biometry changed since an item was made.
+    enum EnrollmentChange {
+        /// Nothing says so.
+        case none
+        /// The domain state moved: an enrollment change or, before iOS 18, a major OS update
+        /// ("the value returned by this property can change exceptionally between major OS
+        /// versions even if the state of biometry has not changed", LAContext.h,
+        /// `evaluatedPolicyDomainState`). It explains a failure; it never decides alone.
+        case possible
+        /// iOS 18's state hash moved, or every identity was removed: the enrolled set changed.
+        case certain
+    }
+
     /// Whether the enrolled biometry differs from the baseline recorded for the item (never prompts).
-    ///
-    /// Only an explanation: the domain state "can change exceptionally between major OS versions
-    /// even if the state of biometry has not changed" (LAContext.h, `evaluatedPolicyDomainState`),
-    /// so it never decides on its own that a key is gone. The key
-    /// is tried first; this says why it failed.
-    func enrollmentChanged(_ kind: Kind, _ name: String) -> Bool {
-        guard let record = record(kind, name), record.policy == .currentBiometrics, let baseline = record.baseline else { return false }
+    func enrollmentChange(_ kind: Kind, _ name: String) -> EnrollmentChange {
+        guard let record = record(kind, name), record.policy == .currentBiometrics else { return .none }
         let now = currentDomainState()
-        return now.comparable && now.state != baseline
+        guard now.comparable else { return .none }
+        if let hash = record.stateHash {
+            if now.state == nil, now.stateHash == nil { return .certain }  // every identity removed
+            guard let current = now.stateHash else { return .none }
+            return current == hash ? .none : .certain
+        }
+        guard let baseline = record.baseline else { return .none }
+        if now.state == nil { return .certain }  // every identity removed
+        return now.state != baseline ? .possible : .none
+    }
+
+    /// Whether the enrolled biometry seems to have changed since the item was made: an explanation
+    /// of a failure (``enrollmentChange(_:_:)``).
+    func enrollmentChanged(_ kind: Kind, _ name: String) -> Bool {
+        enrollmentChange(kind, name) != .none
     }
 
     /// After the item or key was used successfully: a `.biometryCurrentSet` item that still works
@@ -58,8 +90,9 @@ struct ProtectionCore: Sendable {
     func confirmBaseline(_ kind: Kind, _ name: String) {
         guard var record = record(kind, name), record.policy == .currentBiometrics else { return }
         let now = currentDomainState()
-        guard now.comparable, let state = now.state, state != record.baseline else { return }
+        guard now.comparable, let state = now.state, state != record.baseline || now.stateHash != record.stateHash else { return }
         record.baseline = state
+        record.stateHash = now.stateHash
         try? saveRecord(record, kind, name)
     }
 
@@ -92,7 +125,9 @@ struct ProtectionCore: Sendable {
 
     /// A record for an item about to be created under `policy`.
     func newRecord(_ policy: BiometricPolicy) -> ItemRecord {
-        ItemRecord(policy: policy, baseline: policy == .currentBiometrics ? currentDomainState().state : nil)
+        guard policy == .currentBiometrics else { return ItemRecord(policy: policy) }
+        let now = currentDomainState()
+        return ItemRecord(policy: policy, baseline: now.state, stateHash: now.stateHash)
     }
 
     // MARK: explaining failures
@@ -105,9 +140,10 @@ struct ProtectionCore: Sendable {
     /// deleted the item), lockout / not enrolled / not available when LocalAuthentication says so.
     func explain(_ status: KeychainStatus, _ kind: Kind, _ name: String) -> BioAuthError {
         let error = StatusMapping.error(for: status)
-        // Whichever of the two an invalidated item or key answers on a given OS version, a
-        // domain state that moved away from the baseline is the cause.
-        if error == .itemNotFound || error == .authenticationFailed, enrollmentChanged(kind, name) { return .biometryChanged }
+        // However an invalidated item or key answers on a given device (gone, or failing with an
+        // OSStatus, an LAError or a CryptoTokenKit error), a domain state that moved away from the
+        // baseline is the cause; only the user's own answers are not.
+        if !Self.notAnInvalidation.contains(error.code), enrollmentChanged(kind, name) { return .biometryChanged }
         switch error {
         case .itemNotFound:
             return passcodeMissing() ? .passcodeNotSet : .itemNotFound
@@ -125,6 +161,9 @@ struct ProtectionCore: Sendable {
             return error
         }
     }
+
+    /// Failures that are the user's answer or the build's, never an invalidated item's.
+    private static let notAnInvalidation: Set<BioAuthError.Code> = [.userCanceled, .biometryLockout, .interactionNotAllowed, .passcodeNotSet, .missingEntitlement]
 
     func passcodeMissing() -> Bool {
         backends.localAuthentication.makeContext().canEvaluatePolicy(.deviceOwnerAuthentication) == .passcodeNotSet

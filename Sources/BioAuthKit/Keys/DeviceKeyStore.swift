@@ -143,6 +143,39 @@ public struct DeviceKeyStore: Sendable {
         return status == .success || status == .interactionNotAllowed
     }
 
+    /// Whether key `name` can still sign, decided without a prompt. Existing is not enough: an
+    /// enrollment change invalidates a `.biometryCurrentSet` key (SecAccessControl.h), and a
+    /// device may keep the reference. So the key is usable when its record and reference exist,
+    /// iOS 18's state hash has not moved, and a signature on a context that may not show UI is
+    /// refused for wanting UI ("the keychain call will eventually fail with
+    /// errSecInteractionNotAllowed instead of displaying the authentication UI", LAContext.h,
+    /// `interactionNotAllowed`) rather than failing as an invalidated key does.
+    func usability(ofKeyNamed name: String) async -> KeyUsability {
+        guard let key = try? await key(named: name) else { return .lost(.keyMissing) }
+        if core.enrollmentChange(.key, name) == .certain { return .lost(.biometryChanged) }
+        var query = query(name, key.algorithm)
+        query.authenticationContext = core.context(nil)
+        query.interactionNotAllowed = true
+        let status: KeychainStatus
+        switch key.algorithm {
+        case .es256:
+            let (found, handle) = core.backends.secureKeys.copyKey(query)
+            if found == .success, let handle {
+                status = core.backends.secureKeys.createSignature(handle, message: Data("usability probe".utf8)).status
+            } else {
+                status = found == .success ? .itemNotFound : found
+            }
+        case .ed25519:
+            status = core.backends.keychain.copyMatching(query).status
+        }
+        guard status != .success else { return .usable }
+        switch core.explain(status, .key, name) {
+        case .biometryChanged: return .lost(.biometryChanged)
+        case .itemNotFound, .passcodeNotSet: return .lost(.keyMissing)
+        default: return .usable  // it wants UI (the usual answer), or is locked out: the key itself is sound
+        }
+    }
+
     /// Whether the enrolled biometry seems to have changed since key `name` was created or last
     /// used; never prompts. Only an explanation of a failure: an OS update moves it too.
     public func enrollmentChanged(since name: String) async -> Bool {
