@@ -1,5 +1,5 @@
 import BioAuthKit
-import BioAuthSimulator
+@_spi(DeviceSeam) import BioAuthSimulator
 import BioAuthTesting
 import Foundation
 import Testing
@@ -59,6 +59,25 @@ struct ReconciliationTests {
             account.device.unenroll("owner")
             account.device.enroll("new face")
             #expect(try await account.client.reconcile() == .serverRegistrationRevoked(registrationID: registration.id, reason: .biometryChanged))
+            #expect(try await server.registrations(token: try #require(await account.client.sessionToken)).isEmpty)
+        }
+    }
+
+    @Test("an enrollment change, however the device reports it: biometric sign-in reads as off and reconcile() revokes the registration, without a prompt",
+          arguments: EnrollmentChangeBehaviour.all, [true, false])
+    func reconcileEnrollmentChangeAnyReport(behaviour: EnrollmentChangeBehaviour, hasDomainStateAPI: Bool) async throws {
+        try await LoopbackServer.run { server in
+            let device = SimulatedDevice()
+            device.setEnrollmentChangeBehaviour(behaviour)
+            device.setHasDomainStateAPI(hasDomainStateAPI)
+            let account = try await Account.signedIn(on: server, device: device)
+            let registration = try await account.enableBiometrics()
+            #expect(await account.client.isBiometricSignInEnabled())
+            device.enroll("someone else")
+            let prompts = device.promptCount
+            #expect(await account.client.isBiometricSignInEnabled() == false)
+            #expect(try await account.client.reconcile() == .serverRegistrationRevoked(registrationID: registration.id, reason: .biometryChanged))
+            #expect(device.promptCount == prompts)
             #expect(try await server.registrations(token: try #require(await account.client.sessionToken)).isEmpty)
         }
     }
