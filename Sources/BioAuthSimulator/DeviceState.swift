@@ -9,7 +9,7 @@ struct DeviceState: Sendable {
     /// Bumped on every change of the enrolled set; contexts remember the generation they matched in.
     var generation = 0
     var domainState = DeviceState.randomState()
-    /// iOS 18's `domainState.biometry.stateHash`; changes with the enrolled set only.
+    /// iOS 18's `domainState.biometry.stateHash`; changes with the enrolled set and a major OS update.
     var stateHash = DeviceState.randomState()
     /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15).
     var hasDomainStateAPI = true

@@ -63,13 +63,13 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
-    /// Installs a major OS update: the biometric domain state changes (iOS 18's state hash does
-    /// not: it follows the enrolled set), the enrolled faces and fingers do not, and every item
-    /// and key keeps working. LAContext.h (iOS 16.5 SDK) on
+    /// Installs a major OS update: the biometric domain state and iOS 18's state hash change (both
+    /// headers warn of it), the enrolled faces and fingers do not, and every item and key keeps
+    /// working. LAContext.h (iOS 16.5 SDK) on
     /// `evaluatedPolicyDomainState`: "the value returned by this property can change exceptionally
     /// between major OS versions even if the state of biometry has not changed".
     public func installOSUpdate() {
-        state.withLock { $0.domainState = DeviceState.randomState() }
+        state.withLock { $0.domainState = DeviceState.randomState(); $0.stateHash = DeviceState.randomState() }
     }
 
     /// Changes the sensor (e.g. `.none` for a device without biometry).
@@ -94,8 +94,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15: `domainState.biometry.stateHash`,
-    /// which LAContext.h says changes when the enrolled biometry changes); `false` plays an earlier
-    /// OS, where only `evaluatedPolicyDomainState` exists (and also moves with a major OS update).
+    /// LADomainState.h); `false` plays an earlier OS, where only `evaluatedPolicyDomainState` exists.
     public func setHasDomainStateAPI(_ has: Bool) {
         state.withLock { $0.hasDomainStateAPI = has }
     }

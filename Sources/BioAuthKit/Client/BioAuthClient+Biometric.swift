@@ -58,8 +58,8 @@ extension BioAuthClient {
     }
 
     /// Whether biometric sign-in is enabled and usable on this device; never prompts. Not whether
-    /// the key exists: whether it can still sign (``DeviceKeyStore``'s usability: iOS 18's state
-    /// hash, and a signature that may not show UI). A key an enrollment change invalidated is
+    /// the key exists: whether it can still sign (``DeviceKeyStore``'s usability: the key's
+    /// reference, and a signature that may not show UI). A key an enrollment change invalidated is
     /// recorded as lost, so that the next password sign-in or ``reconcile()`` revokes its
     /// registration.
     public func isBiometricSignInEnabled() async -> Bool {

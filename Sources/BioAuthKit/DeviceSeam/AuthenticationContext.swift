@@ -14,9 +14,10 @@ import Foundation
     /// `evaluatedPolicyDomainState`: an opaque value that changes whenever the enrolled biometry
     /// changes; `nil` until a biometric policy was (can-)evaluated on this context.
     var evaluatedPolicyDomainState: Data? { get }
-    /// `domainState.biometry.stateHash` (iOS 18, macOS 15): changes when the enrolled biometry
-    /// changes, and only then; `nil` on an earlier OS, or until a biometric policy was
-    /// (can-)evaluated on this context.
+    /// `domainState.biometry.stateHash` (iOS 18, macOS 15), which replaces
+    /// ``evaluatedPolicyDomainState`` there: it changes when the enrolled biometry changes (and,
+    /// LADomainState.h warns, exceptionally across major OS versions); `nil` on an earlier OS, or
+    /// until a biometric policy was (can-)evaluated on this context.
     var biometryStateHash: Data? { get }
     /// `biometryType`.
     var biometryType: BiometryKind { get }

@@ -54,12 +54,13 @@ struct ProtectionCore: Sendable {
     enum EnrollmentChange {
         /// Nothing says so.
         case none
-        /// The domain state moved: an enrollment change or, before iOS 18, a major OS update
-        /// ("the value returned by this property can change exceptionally between major OS
-        /// versions even if the state of biometry has not changed", LAContext.h,
-        /// `evaluatedPolicyDomainState`). It explains a failure; it never decides alone.
+        /// The domain state moved: an enrollment change or a major OS update. Both
+        /// `evaluatedPolicyDomainState` (LAContext.h) and iOS 18's `domainState.biometry.stateHash`
+        /// (LADomainState.h) carry the same warning: "the value returned by this property can
+        /// change exceptionally between major OS versions even if the state of biometry has not
+        /// changed". It explains a failure; it never decides alone.
         case possible
-        /// iOS 18's state hash moved, or every identity was removed: the enrolled set changed.
+        /// Every identity was removed: the enrolled set changed.
         case certain
     }
 
@@ -68,14 +69,11 @@ struct ProtectionCore: Sendable {
         guard let record = record(kind, name), record.policy == .currentBiometrics else { return .none }
         let now = currentDomainState()
         guard now.comparable else { return .none }
-        if let hash = record.stateHash {
-            if now.state == nil, now.stateHash == nil { return .certain }  // every identity removed
-            guard let current = now.stateHash else { return .none }
-            return current == hash ? .none : .certain
-        }
-        guard let baseline = record.baseline else { return .none }
-        if now.state == nil { return .certain }  // every identity removed
-        return now.state != baseline ? .possible : .none
+        guard record.baseline != nil || record.stateHash != nil else { return .none }
+        if now.state == nil, now.stateHash == nil { return .certain }  // every identity removed
+        // iOS 18's hash where both readings have it, else the older domain state.
+        if let hash = record.stateHash, let current = now.stateHash { return current == hash ? .none : .possible }
+        return now.state != record.baseline ? .possible : .none
     }
 
     /// Whether the enrolled biometry seems to have changed since the item was made: an explanation

@@ -146,7 +146,7 @@ public struct DeviceKeyStore: Sendable {
     /// Whether key `name` can still sign, decided without a prompt. Existing is not enough: an
     /// enrollment change invalidates a `.biometryCurrentSet` key (SecAccessControl.h), and a
     /// device may keep the reference. So the key is usable when its record and reference exist,
-    /// iOS 18's state hash has not moved, and a signature on a context that may not show UI is
+    /// some identity is still enrolled, and a signature on a context that may not show UI is
     /// refused for wanting UI ("the keychain call will eventually fail with
     /// errSecInteractionNotAllowed instead of displaying the authentication UI", LAContext.h,
     /// `interactionNotAllowed`) rather than failing as an invalidated key does.
