@@ -21,6 +21,7 @@ struct DeviceState: Sendable {
     var unansweredPrompts = 0
     var evaluatePolicyHooked = false
     var entitlementMissing = false
+    var hasSecureEnclave = true
 
     static let lockoutThreshold = 5
 

@@ -17,4 +17,5 @@ struct SimulatedBackend: KeychainBackend, SecureKeyBackend, LocalAuthenticationB
         device.createSignature(key, message: message)
     }
     func makeContext() -> any AuthenticationContext { device.makeContext() }
+    var isSecureEnclaveAvailable: Bool { device.isSecureEnclaveAvailable }
 }

@@ -7,11 +7,17 @@ import Crypto
 #endif
 
 extension SimulatedDevice {
+    /// `SecureEnclave.isAvailable` (CryptoKit).
+    @_spi(DeviceSeam) public var isSecureEnclaveAvailable: Bool { state.withLock { $0.hasSecureEnclave } }
+
     /// `SecKeyCreateRandomKey` in the Secure Enclave: a real P-256 key that never leaves the device.
     @_spi(DeviceSeam) public func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
         state.withLock { state in
             let admission = Self.admissionStatus(query, state: state)
             guard admission == .success else { return (admission, nil) }
+            // BioAuthKit asks `isSecureEnclaveAvailable` first and never gets here without one;
+            // errSecUnimplemented (-4, SecBase.h) stands in for whatever the platform answers.
+            guard state.hasSecureEnclave || !query.secureEnclave else { return (KeychainStatus(rawValue: -4), nil) }
             guard query.itemClass == .key, query.secureEnclave,
                   query.accessControl?.contains(.privateKeyUsage) == true else { return (.parameterError, nil) }
             let id = ItemID(query)

@@ -99,6 +99,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         state.withLock { $0.hasDomainStateAPI = has }
     }
 
+    /// Plays a device without a Secure Enclave (the Xcode Simulator, a Mac without one):
+    /// `SecureEnclave.isAvailable` is false and a Secure Enclave key cannot be made.
+    public func setHasSecureEnclave(_ has: Bool) {
+        state.withLock { $0.hasSecureEnclave = has }
+    }
+
     /// Simulates a build without the keychain entitlement (every call answers -34018).
     public func setEntitlementMissing(_ missing: Bool) {
         state.withLock { $0.entitlementMissing = missing }

@@ -41,7 +41,9 @@ final class AppleAuthenticationContext: AuthenticationContext, @unchecked Sendab
         switch context.biometryType {
         case .faceID: .faceID
         case .touchID: .touchID
-        default: .none
+        // `.opticID` (iOS 17) is not in the 16.5 SDK this layer is type-checked against:
+        // kLABiometryTypeOpticID is 1 << 2 (LAPublicDefines.h).
+        default: context.biometryType.rawValue == 4 ? .opticID : .none
         }
     }
 

@@ -1,10 +1,13 @@
 #if canImport(Security) && canImport(LocalAuthentication)
+import CryptoKit
 import Foundation
 import Security
 
 /// `SecKeyCreateRandomKey` in the Secure Enclave, `SecKeyCopyPublicKey`, `SecKeyCreateSignature`
 /// (`.ecdsaSignatureMessageX962SHA256`), passed through.
 struct AppleSecureEnclave: SecureKeyBackend {
+    var isSecureEnclaveAvailable: Bool { SecureEnclave.isAvailable }
+
     func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
         guard let flags = query.accessControl, let control = AppleQuery.accessControl(query, flags) else { return (.parameterError, nil) }
         var privateAttributes: [String: Any] = [

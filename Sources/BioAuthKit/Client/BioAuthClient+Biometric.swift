@@ -57,6 +57,13 @@ extension BioAuthClient {
         return registration
     }
 
+    /// What this device offers for biometric sign-in with this client's algorithm and policy:
+    /// the sensor (for the button's label) and whether sign-in can be turned on now, or why not;
+    /// never prompts.
+    public func biometricAvailability() -> BiometricAvailability {
+        keys.availability(algorithm: configuration.algorithm, policy: configuration.policy)
+    }
+
     /// Whether biometric sign-in is enabled and usable on this device; never prompts. Not whether
     /// the key exists: whether it can still sign (``DeviceKeyStore``'s usability: the key's
     /// reference, and a signature that may not show UI). A key an enrollment change invalidated is

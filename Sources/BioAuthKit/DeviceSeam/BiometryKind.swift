@@ -6,4 +6,6 @@ public enum BiometryKind: String, Hashable, Sendable, CaseIterable {
     case touchID
     /// Face ID.
     case faceID
+    /// Optic ID (Apple Vision Pro).
+    case opticID
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// The Secure Enclave key calls BioAuthKit uses, one to one, returning the raw status.
 @_spi(DeviceSeam) public protocol SecureKeyBackend: Sendable {
+    /// `SecureEnclave.isAvailable` (CryptoKit): whether this device has a Secure Enclave.
+    var isSecureEnclaveAvailable: Bool { get }
     /// `SecKeyCreateRandomKey`: a permanent P-256 key in the Secure Enclave, tagged with the
     /// query's application tag and protected by its accessibility and access-control flags.
     func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?)

@@ -18,6 +18,7 @@ import BioAuthProtocol
 /// | ``authenticationFailed`` | the face/finger did not match; try again |
 /// | ``interactionNotAllowed`` | retry when the app is in the foreground |
 /// | ``missingEntitlement`` | a build problem: the app lacks its keychain entitlement |
+/// | ``secureEnclaveUnavailable`` | hide biometric sign-in (the Xcode Simulator or a Mac without one); offer password |
 /// | ``notSignedIn`` | show the sign-in screen |
 /// | ``server(_:)`` (code ``Code/server``) | act on the contract's ``ErrorCode`` in ``serverCode`` |
 /// | ``transport(_:)`` (code ``Code/transport``) | no answer from the server; retry later |
@@ -52,6 +53,8 @@ public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let interactionNotAllowed = Code("interactionNotAllowed")
         /// See ``BioAuthError/missingEntitlement``.
         public static let missingEntitlement = Code("missingEntitlement")
+        /// See ``BioAuthError/secureEnclaveUnavailable``.
+        public static let secureEnclaveUnavailable = Code("secureEnclaveUnavailable")
         /// See ``BioAuthError/notSignedIn``.
         public static let notSignedIn = Code("notSignedIn")
         /// The server answered with one of the contract's errors (``BioAuthError/rejection``).
@@ -100,6 +103,9 @@ public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let interactionNotAllowed = BioAuthError(.interactionNotAllowed)
     /// The app is missing its keychain entitlement (a signing or build problem).
     public static let missingEntitlement = BioAuthError(.missingEntitlement)
+    /// The device has no Secure Enclave (the Xcode Simulator, a Mac without one), so no ES256
+    /// device key can be made; asked of the platform before a key is made.
+    public static let secureEnclaveUnavailable = BioAuthError(.secureEnclaveUnavailable)
     /// The call needs a signed-in session and there is none.
     public static let notSignedIn = BioAuthError(.notSignedIn)
 

@@ -17,16 +17,34 @@ struct ProtectionCore: Sendable {
         given ?? backends.localAuthentication.makeContext()
     }
 
-    /// Fails unless `policy` can be evaluated now (sensor present, enrolled, not locked, passcode set).
-    func preflight(_ policy: BiometricPolicy) throws(BioAuthError) {
+    /// What the device offers for items or keys under `policy` now, without a prompt: the sensor,
+    /// and the first obstacle (LocalAuthentication's answer for the policy, a passcode, the
+    /// Secure Enclave when `needsSecureEnclave`, the keychain entitlement).
+    func availability(_ policy: BiometricPolicy, needsSecureEnclave: Bool) -> BiometricAvailability {
         let context = backends.localAuthentication.makeContext()
-        if let code = context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
-            throw StatusMapping.error(for: code)
+        let answer = context.canEvaluatePolicy(policy.localAuthenticationPolicy)
+        let biometry = context.biometryType  // set by canEvaluatePolicy
+        func unavailable(_ obstacle: BiometricAvailability.Obstacle) -> BiometricAvailability {
+            BiometricAvailability(biometry: biometry, obstacle: obstacle)
+        }
+        switch answer {
+        case nil: break
+        case .biometryNotEnrolled?: return unavailable(.notEnrolled)
+        case .biometryLockout?: return unavailable(.lockedOut)
+        case .passcodeNotSet?: return unavailable(.noPasscode)
+        default: return unavailable(.noBiometry)
         }
         // Protected items need a passcode even when the policy is biometry only.
-        if let code = context.canEvaluatePolicy(.deviceOwnerAuthentication), code == .passcodeNotSet {
-            throw .passcodeNotSet
-        }
+        if passcodeMissing() { return unavailable(.noPasscode) }
+        if needsSecureEnclave, !backends.secureKeys.isSecureEnclaveAvailable { return unavailable(.noSecureEnclave) }
+        let probe = KeychainQuery(itemClass: .genericPassword, service: recordService, account: "availability")
+        if backends.keychain.copyMatching(probe).status == .missingEntitlement { return unavailable(.missingEntitlement) }
+        return BiometricAvailability(biometry: biometry, obstacle: nil)
+    }
+
+    /// Fails unless items or keys under `policy` can be made now (``availability(_:needsSecureEnclave:)``).
+    func preflight(_ policy: BiometricPolicy, needsSecureEnclave: Bool = false) throws(BioAuthError) {
+        if let obstacle = availability(policy, needsSecureEnclave: needsSecureEnclave).obstacle { throw obstacle.error }
     }
 
     /// What LocalAuthentication says of the enrolled biometry now, without a prompt.

@@ -29,12 +29,18 @@ public struct DeviceKeyStore: Sendable {
         KeychainQuery(itemClass: algorithm == .es256 ? .key : .genericPassword, service: core.service, account: name)
     }
 
+    /// What this device offers for a key of `algorithm` under `policy` now; never prompts.
+    public func availability(algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics) -> BiometricAvailability {
+        core.availability(policy, needsSecureEnclave: algorithm == .es256)
+    }
+
     /// Creates (replacing any previous) key `name`; never prompts.
     ///
-    /// - Throws: ``BioAuthError/passcodeNotSet``, ``BioAuthError/biometryNotEnrolled``, … when the
-    ///   policy cannot be satisfied on this device now.
+    /// - Throws: ``BioAuthError/passcodeNotSet``, ``BioAuthError/biometryNotEnrolled``,
+    ///   ``BioAuthError/secureEnclaveUnavailable``, … when the key cannot be made on this device
+    ///   now (``availability(algorithm:policy:)`` says which, beforehand).
     public func createKey(named name: String, algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics) async throws(BioAuthError) -> DeviceKey {
-        try core.preflight(policy)
+        try core.preflight(policy, needsSecureEnclave: algorithm == .es256)
         await deleteKey(named: name)
         var query = query(name, algorithm)
         query.accessibility = BiometricPolicy.accessibility
@@ -70,6 +76,7 @@ public struct DeviceKeyStore: Sendable {
     /// match or a prompt, never exportable, never leaving the device
     /// (`WhenUnlockedThisDeviceOnly`). It is the PIN's second factor: the PIN is the user check.
     func createPossessionKey(named name: String) async throws(BioAuthError) -> DeviceKey {
+        guard core.backends.secureKeys.isSecureEnclaveAvailable else { throw .secureEnclaveUnavailable }
         await deleteKey(named: name)
         var query = query(name, .es256)
         query.accessibility = .whenUnlockedThisDeviceOnly

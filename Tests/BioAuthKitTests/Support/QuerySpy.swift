@@ -33,6 +33,7 @@ final class QuerySpy: KeychainBackend, SecureKeyBackend, @unchecked Sendable {
     func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) { record(.createKey(query)); return device.createRandomKey(query) }
     func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) { record(.copyKey(query)); return device.copyKey(query) }
     func deleteKey(_ query: KeychainQuery) -> KeychainStatus { record(.deleteKey(query)); return device.deleteKey(query) }
+    var isSecureEnclaveAvailable: Bool { device.isSecureEnclaveAvailable }
     func copyPublicKey(_ key: any SecureKeyHandle) -> Data? { device.copyPublicKey(key) }
     func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) { record(.sign); return device.createSignature(key, message: message) }
 }
