@@ -19,6 +19,8 @@ struct DeviceState: Sendable {
     var answers: [ScriptedAnswer] = []
     var prompts: [String] = []
     var unansweredPrompts = 0
+    /// Prompts left up (``ScriptedAnswer/leaveUp``) and not yet closed.
+    var openPrompts = 0
     var evaluatePolicyHooked = false
     var entitlementMissing = false
     var hasSecureEnclave = true

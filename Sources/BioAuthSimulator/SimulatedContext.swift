@@ -18,6 +18,8 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
 
     let device: SimulatedDevice
     let state = Locked(State())
+    /// Signalled once, by ``invalidate()``.
+    private let invalidation = DispatchSemaphore(value: 0)
 
     init(device: SimulatedDevice) {
         self.device = device
@@ -88,8 +90,19 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
     /// `biometryType`.
     var biometryType: BiometryKind { device.state.withLock { $0.biometryKind } }
 
-    /// `invalidate()`.
+    /// `invalidate()`: also closes a prompt left up on this context.
     func invalidate() {
-        state.withLock { $0.invalidated = true; $0.matchedGeneration = nil; $0.passcodeEntered = false }
+        let first = state.withLock { state in
+            defer { state.invalidated = true; state.matchedGeneration = nil; state.passcodeEntered = false }
+            return !state.invalidated
+        }
+        if first { invalidation.signal() }
+    }
+
+    /// Blocks the calling thread until ``invalidate()``, or for `limit` at most; whether it was invalidated.
+    func waitUntilInvalidated(at limit: DispatchTimeInterval) -> Bool {
+        guard invalidation.wait(timeout: .now() + limit) == .success else { return false }
+        invalidation.signal()
+        return true
     }
 }

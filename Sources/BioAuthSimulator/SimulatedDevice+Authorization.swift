@@ -31,6 +31,9 @@ extension SimulatedDevice {
             return .authFailed
         case .cancel:
             return .userCanceled
+        case .leaveUp:
+            state.openPrompts += 1
+            return promptLeftUp
         case .passcode(let passcode):
             guard passcode == state.passcode else { return .authFailed }
             state.failedMatches = 0
@@ -38,6 +41,21 @@ extension SimulatedDevice {
             context?.recordPasscode()
             return .success
         }
+    }
+
+    /// What ``authorize(_:context:interactionNotAllowed:prompt:state:)`` answers for a prompt left
+    /// up: the caller waits, without the device's lock, in ``closeWhenInvalidated(_:)``.
+    static let promptLeftUp = KeychainStatus(domain: KeychainStatus.Domain(rawValue: "simulator"), code: 1)
+
+    /// Blocks until the app invalidates the context of a prompt left up, then closes it: the call
+    /// fails with `LAErrorAppCancel`. A prompt the app never closes is closed by the system after
+    /// five seconds (`LAErrorSystemCancel`, "authentication was canceled by system", LAError.h),
+    /// so that an app that cannot cancel is seen to fail rather than hang; one without a context
+    /// is closed at once.
+    func closeWhenInvalidated(_ context: SimulatedContext?) -> KeychainStatus {
+        let invalidated = context?.waitUntilInvalidated(at: .seconds(5)) ?? false
+        state.withLock { $0.openPrompts -= 1 }
+        return .localAuthentication(invalidated ? .appCancel : .systemCancel)
     }
 
     /// `evaluatePolicy` on `context`.
@@ -58,7 +76,7 @@ extension SimulatedDevice {
             case .presentUnenrolled:
                 state.failedMatches += 1
                 return .authenticationFailed
-            case .cancel:
+            case .cancel, .leaveUp:
                 return .userCancel
             case .passcode(let passcode):
                 guard passcode == state.passcode else { return .authenticationFailed }

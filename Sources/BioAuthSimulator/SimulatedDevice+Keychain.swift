@@ -25,7 +25,7 @@ extension SimulatedDevice {
 
     /// `SecItemCopyMatching`: prompts (through the scripted user) for a protected item.
     @_spi(DeviceSeam) public func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
-        state.withLock { state in
+        let answer: (status: KeychainStatus, data: Data?) = state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
             if let failure = item.invalidation { return (failure, nil) }
@@ -35,6 +35,8 @@ extension SimulatedDevice {
             guard status == .success else { return (status, nil) }
             return (.success, query.returnData ? item.data : nil)
         }
+        guard answer.status == Self.promptLeftUp else { return answer }
+        return (closeWhenInvalidated(query.authenticationContext as? SimulatedContext), nil)
     }
 
     /// `SecItemDelete`: never prompts.

@@ -76,16 +76,19 @@ extension SimulatedDevice {
     /// (`errSecItemNotFound`, see ``copyKey(_:)``).
     @_spi(DeviceSeam) public func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
         guard let handle = key as? SimulatedKeyHandle else { return (.parameterError, nil) }
-        return state.withLock { state in
+        let answer: (status: KeychainStatus, signature: Data?) = state.withLock { state in
             guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }
             if let failure = item.invalidation { return (failure, nil) }
             let status = Self.authorize(item.accessControl, context: handle.context, interactionNotAllowed: handle.interactionNotAllowed,
                                         prompt: handle.prompt, state: &state)
+            if status == Self.promptLeftUp { return (status, nil) }
             guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
             guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
                   let signature = try? privateKey.signature(for: message) else { return (.parameterError, nil) }
             return (.success, signature.derRepresentation)
         }
+        guard answer.status == Self.promptLeftUp else { return answer }
+        return (closeWhenInvalidated(handle.context), nil)
     }
 
     /// The LocalAuthentication error the Secure Enclave reports for what the keychain's access

@@ -126,6 +126,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Prompts shown with no scripted answer left (each was canceled).
     public var unansweredPromptCount: Int { state.withLock { $0.unansweredPrompts } }
 
+    /// Prompts left up (``ScriptedAnswer/leaveUp``) that the app has not closed yet.
+    public var openPromptCount: Int { state.withLock { $0.openPrompts } }
+
     /// Scripted answers not yet used.
     public var pendingAnswerCount: Int { state.withLock { $0.answers.count } }
 

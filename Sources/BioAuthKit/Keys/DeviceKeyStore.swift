@@ -117,19 +117,25 @@ public struct DeviceKeyStore: Sendable {
     public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
         let key = try await key(named: name)
         var query = query(name, key.algorithm)
-        query.authenticationContext = core.context(context?.context)
+        let authentication = core.context(context?.context)
+        query.authenticationContext = authentication
         query.operationPrompt = prompt
+        let canceled = KeychainStatus.localAuthentication(.appCancel)
         switch key.algorithm {
         case .es256:
             let (status, handle) = core.backends.secureKeys.copyKey(query)
             guard status == .success, let handle else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
-            let (signStatus, signature) = core.backends.secureKeys.createSignature(handle, message: bytes)
+            let secureKeys = core.backends.secureKeys
+            let (signStatus, signature) = await PromptCall.run(invalidating: authentication, canceled: (canceled, nil)) {
+                secureKeys.createSignature(handle, message: bytes)
+            }
             guard signStatus == .success, let signature else { throw core.explain(signStatus == .success ? .authFailed : signStatus, .key, name) }
             core.confirmBaseline(.key, name)
             return signature
         case .ed25519:
             query.returnData = true
-            let (status, data) = core.backends.keychain.copyMatching(query)
+            let keychain = core.backends.keychain, prepared = query
+            let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (canceled, nil)) { keychain.copyMatching(prepared) }
             guard status == .success, var raw = data else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
             defer { raw.resetBytes(in: 0..<raw.count) }  // best effort: do not keep the key around
             guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),

@@ -50,9 +50,13 @@ public struct BiometricVault: Sendable {
     public func read(_ name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
         var query = itemQuery(name)
         query.returnData = true
-        query.authenticationContext = core.context(context?.context)
+        let authentication = core.context(context?.context)
+        query.authenticationContext = authentication
         query.operationPrompt = prompt
-        let (status, data) = core.backends.keychain.copyMatching(query)
+        let keychain = core.backends.keychain, prepared = query
+        let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (KeychainStatus.localAuthentication(.appCancel), nil)) {
+            keychain.copyMatching(prepared)
+        }
         guard status == .success, let data else {
             throw core.explain(status == .success ? .itemNotFound : status, .secret, name)
         }

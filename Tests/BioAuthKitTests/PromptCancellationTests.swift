@@ -1,0 +1,62 @@
+@_spi(DeviceSeam) import BioAuthKit
+@_spi(DeviceSeam) import BioAuthSimulator
+import Foundation
+import Testing
+
+/// A prompt is the platform's, and the user may leave it up: cancelling the app's task closes it
+/// (`LAContext.invalidate()`) and the call ends with `userCanceled` at once, and while it is up
+/// it holds none of Swift's cooperative threads.
+@Suite("Cancelling a prompt")
+struct PromptCancellationTests {
+    /// Waits (without blocking a thread) until `device` shows `count` prompts left up.
+    private func waitForOpenPrompts(_ device: SimulatedDevice, _ count: Int) async throws -> Bool {
+        for _ in 0..<400 where device.openPromptCount != count { try await Task.sleep(for: .milliseconds(5)) }
+        return device.openPromptCount == count
+    }
+
+    @Test("cancelling the task of a signature closes its prompt, and the call ends with userCanceled", arguments: [SignatureAlgorithm.es256, .ed25519])
+    func cancelSignature(algorithm: SignatureAlgorithm) async throws {
+        let fixture = DeviceFixture()
+        _ = try await fixture.keys.createKey(named: "k", algorithm: algorithm)
+        fixture.device.willAnswer(.leaveUp)
+        let keys = fixture.keys
+        let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
+        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        signing.cancel()
+        await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
+        #expect(try await waitForOpenPrompts(fixture.device, 0), "the prompt was closed")
+        // The key is untouched: the next prompt signs.
+        fixture.device.willAnswer(.present("owner"))
+        #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in").count > 0)
+    }
+
+    @Test("cancelling the task of a vault read closes its prompt, and the call ends with userCanceled")
+    func cancelRead() async throws {
+        let fixture = DeviceFixture()
+        try await fixture.vault.store(DeviceFixture.secret, named: "token")
+        fixture.device.willAnswer(.leaveUp)
+        let vault = fixture.vault
+        let reading = Task { try await vault.read("token", prompt: "Open") }
+        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        reading.cancel()
+        await #expect(throws: BioAuthError.userCanceled) { try await reading.value }
+        #expect(try await waitForOpenPrompts(fixture.device, 0))
+    }
+
+    @Test("prompts left up hold no cooperative thread: more of them than cores are up at once, and other tasks still run")
+    func promptsHoldNoCooperativeThread() async throws {
+        let fixture = DeviceFixture()
+        let count = ProcessInfo.processInfo.activeProcessorCount + 2
+        for index in 0..<count { _ = try await fixture.keys.createKey(named: "k\(index)") }
+        for _ in 0..<count { fixture.device.willAnswer(.leaveUp) }
+        let keys = fixture.keys
+        let signings = (0..<count).map { index in
+            Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k\(index)", prompt: "Sign in") }
+        }
+        #expect(try await waitForOpenPrompts(fixture.device, count), "every prompt is up at once")
+        #expect(await Task { (1...1_000).reduce(0, +) }.value == 500_500, "the pool still runs other work")
+        for signing in signings { signing.cancel() }
+        for signing in signings { await #expect(throws: BioAuthError.userCanceled) { try await signing.value } }
+        #expect(try await waitForOpenPrompts(fixture.device, 0))
+    }
+}
