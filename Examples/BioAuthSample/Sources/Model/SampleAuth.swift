@@ -1,0 +1,122 @@
+import BioAuthKit
+import Combine
+import Foundation
+
+/// The app's whole use of BioAuthKit: one client, and what the screens show.
+@MainActor
+final class SampleAuth: ObservableObject {
+    /// The server: a `bioauth serve` on this Mac (the Simulator reaches it as localhost; a phone
+    /// needs the Mac's address, and the server's `--relying-party` to match).
+    static let serverURL = URL(string: "http://localhost:8080")!
+
+    let client = BioAuthClient(
+        configuration: BioAuthConfiguration(serverURL: SampleAuth.serverURL, relyingPartyID: "localhost"),
+        device: .apple)
+
+    @Published private(set) var user: User?
+    @Published private(set) var availability: BiometricAvailability?
+    @Published private(set) var biometricSignInEnabled = false
+    @Published var message: String?
+
+    /// The biometry's name for labels: "Face ID", "Touch ID", "Optic ID".
+    var biometryName: String {
+        switch availability?.biometry {
+        case .faceID?: "Face ID"
+        case .touchID?: "Touch ID"
+        case .opticID?: "Optic ID"
+        default: "Biometrics"
+        }
+    }
+
+    /// Why biometric sign-in cannot be turned on, as a hint under the switch.
+    var availabilityHint: String? {
+        switch availability?.obstacle {
+        case nil: nil
+        case .notEnrolled?: "Set up \(biometryName) in Settings to use it here."
+        case .lockedOut?: "\(biometryName) is locked. Unlock your phone with its passcode first."
+        case .noPasscode?: "Set a device passcode in Settings to use \(biometryName)."
+        case .noSecureEnclave?: "This device has no Secure Enclave (the Simulator cannot hold the key)."
+        case .missingEntitlement?: "The app's keychain entitlement is missing (a build problem)."
+        default: "This device cannot use biometric sign-in."
+        }
+    }
+
+    /// On launch: what the device offers, and whether biometric sign-in is on (no prompt). The
+    /// app does not sign in by itself; the user taps the button.
+    func launch() async {
+        await refresh()
+    }
+
+    func signUp(_ username: String, _ password: String) async {
+        await run {
+            try await client.signUp(username: username, password: password)
+            user = try await client.signIn(username: username, password: password).user
+        }
+    }
+
+    func signIn(_ username: String, _ password: String) async {
+        // A password sign-in also revokes a registration whose key an enrollment change destroyed.
+        await run { user = try await client.signIn(username: username, password: password).user }
+    }
+
+    func signInWithBiometrics() async {
+        await run { user = try await client.signInWithBiometrics(prompt: "Sign in to BioAuth Sample").user }
+    }
+
+    func setBiometricSignIn(_ on: Bool) async {
+        await run {
+            if on {
+                try await client.enableBiometricSignIn(label: "BioAuth Sample", prompt: "Turn on \(biometryName) sign-in")
+            } else {
+                try await client.disableBiometricSignIn()
+            }
+        }
+    }
+
+    func setPIN(_ pin: String) async {
+        // Kept behind biometrics (the default): the next sign-in can use the PIN after one match.
+        await run { try await client.setPIN(pin) }
+    }
+
+    func signInWithPIN(_ pin: String) async {
+        await run { user = try await client.signInWithPIN(pin).user }
+    }
+
+    func signOut() async {
+        await run {
+            try await client.signOut()
+            user = nil
+        }
+    }
+
+    /// Runs an action and turns its failure into words for the screen.
+    private func run(_ action: () async throws -> Void) async {
+        do {
+            try await action()
+            message = nil
+        } catch let error as BioAuthError {
+            message = text(for: error)
+        } catch {
+            message = error.localizedDescription
+        }
+        await refresh()
+    }
+
+    private func refresh() async {
+        availability = await client.biometricAvailability()
+        biometricSignInEnabled = await client.isBiometricSignInEnabled()
+        if user == nil { user = await client.user }
+    }
+
+    /// What the app shows for each failure (docs/BIOAUTHKIT.md's error table).
+    private func text(for error: BioAuthError) -> String? {
+        switch error {
+        case .userCanceled: nil
+        case .biometryChanged: "\(biometryName) changed on this device. Sign in with your password, then turn it on again."
+        case .biometryLockout: "\(biometryName) is locked. Use your PIN or password."
+        case .itemNotFound: "\(biometryName) sign-in is not on for this device. Sign in with your password."
+        case .secureEnclaveUnavailable: "This device cannot hold a \(biometryName) key."
+        default: error.serverCode == .invalidCredentials ? "Wrong username or password." : "That did not work (\(error))."
+        }
+    }
+}
