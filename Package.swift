@@ -26,7 +26,10 @@ let package = Package(
         // The wire contract every client and the server share: messages, encodings, limits.
         .target(name: "BioAuthProtocol", dependencies: [cryptoWhereCryptoKitIsMissing]),
         // The client SDK.
-        .target(name: "BioAuthKit", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),
+        // Its privacy manifest: no tracking, no data collected by the SDK for itself (the app's own
+        // server receives what the app signs in with), none of the APIs Apple asks a reason for.
+        .target(name: "BioAuthKit", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing],
+                resources: [.copy("PrivacyInfo.xcprivacy")]),
         // A software model of the phone's secure hardware, sensor, user and attacker.
         .target(name: "BioAuthSimulator", dependencies: ["BioAuthKit", cryptoWhereCryptoKitIsMissing]),
         .testTarget(name: "BioAuthProtocolTests", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),
