@@ -1,10 +1,10 @@
 import BioAuthKit
 
-/// Runs `body` and returns the ``BioAuthError`` it threw, or `nil` when it succeeded; anything
-/// else it threw is ``BioAuthError/systemFailure(_:)``. (The server package's test support has the
-/// same helper for the demo and the client's tests against a server: this package cannot depend
-/// on it.)
-func caught<T>(_ body: () async throws -> T) async -> BioAuthError? {
+/// Runs `body` and returns the ``BioAuthError`` it threw, or `nil` when it succeeded: how the
+/// demo and the Kit's tests say what an app call came to. Anything else it threw is reported as
+/// ``BioAuthError/systemFailure(_:)``. (The server package's BioAuthTesting compiles this file
+/// too, through a link: the packages share no target.)
+package func caught<T>(_ body: () async throws -> T) async -> BioAuthError? {
     do {
         _ = try await body()
         return nil
