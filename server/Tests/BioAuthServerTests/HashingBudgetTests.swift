@@ -7,7 +7,7 @@ import Testing
 
 /// Password and PIN checks (bcrypt) under a bound: one address cannot take the cores, and past
 /// the queue a request is refused at once.
-@Suite("Hashing budget")
+@Suite("Hashing budget", .serialized)
 struct HashingBudgetTests {
     private static let forwarded = HTTPField.Name("X-Forwarded-For")!
 
