@@ -9,13 +9,24 @@ final class SampleAuth: ObservableObject {
     /// needs the Mac's address, and the server's `--relying-party` to match).
     static let serverURL = URL(string: "http://localhost:8080")!
 
+    /// The Secure Enclave's P-256 key; in the Xcode Simulator, which has no Secure Enclave, a debug
+    /// build uses a software Ed25519 key behind Face ID instead (the server lists it as `ed25519`).
+    static let algorithm: SignatureAlgorithm = {
+        #if DEBUG && targetEnvironment(simulator)
+        .ed25519
+        #else
+        .es256
+        #endif
+    }()
+
     let client = BioAuthClient(
-        configuration: BioAuthConfiguration(serverURL: SampleAuth.serverURL, relyingPartyID: "localhost"),
+        configuration: BioAuthConfiguration(serverURL: SampleAuth.serverURL, relyingPartyID: "localhost", algorithm: SampleAuth.algorithm),
         device: .apple)
 
     @Published private(set) var user: User?
     @Published private(set) var availability: BiometricAvailability?
     @Published private(set) var biometricSignInEnabled = false
+    @Published private(set) var pinSet = false
     @Published var message: String?
 
     /// The biometry's name for labels: "Face ID", "Touch ID", "Optic ID".
@@ -51,16 +62,28 @@ final class SampleAuth: ObservableObject {
         await run {
             try await client.signUp(username: username, password: password)
             user = try await client.signIn(username: username, password: password).user
+            return nil
         }
     }
 
     func signIn(_ username: String, _ password: String) async {
-        // A password sign-in also revokes a registration whose key an enrollment change destroyed.
-        await run { user = try await client.signIn(username: username, password: password).user }
+        await run {
+            let signedIn = try await client.signIn(username: username, password: password)
+            user = signedIn.user
+            // A password sign-in also revokes a registration whose key an enrollment change
+            // destroyed: say why the switch is off again.
+            if case .serverRegistrationRevoked(_, .biometryChanged)? = signedIn.reconciliation {
+                return "\(biometryName) changed on this device, so its sign-in was turned off. Turn it on again below."
+            }
+            return nil
+        }
     }
 
     func signInWithBiometrics() async {
-        await run { user = try await client.signInWithBiometrics(prompt: "Sign in to BioAuth Sample").user }
+        await run {
+            user = try await client.signInWithBiometrics(prompt: "Sign in to BioAuth Sample").user
+            return nil
+        }
     }
 
     func setBiometricSignIn(_ on: Bool) async {
@@ -70,30 +93,45 @@ final class SampleAuth: ObservableObject {
             } else {
                 try await client.disableBiometricSignIn()
             }
+            return nil
         }
     }
 
     func setPIN(_ pin: String) async {
         // Kept behind biometrics (the default): the next sign-in can use the PIN after one match.
-        await run { try await client.setPIN(pin) }
+        await run {
+            try await client.setPIN(pin)
+            return "PIN set."
+        }
+    }
+
+    /// The PIN kept behind biometrics: one match releases it, and it signs in like a typed one.
+    func signInWithStoredPIN() async {
+        await run {
+            user = try await client.signInWithStoredPIN(prompt: "Sign in to BioAuth Sample with your PIN").user
+            return nil
+        }
     }
 
     func signInWithPIN(_ pin: String) async {
-        await run { user = try await client.signInWithPIN(pin).user }
+        await run {
+            user = try await client.signInWithPIN(pin).user
+            return nil
+        }
     }
 
     func signOut() async {
         await run {
             try await client.signOut()
             user = nil
+            return nil
         }
     }
 
-    /// Runs an action and turns its failure into words for the screen.
-    private func run(_ action: () async throws -> Void) async {
+    /// Runs an action and shows what it has to say, or its failure in words.
+    private func run(_ action: () async throws -> String?) async {
         do {
-            try await action()
-            message = nil
+            message = try await action()
         } catch let error as BioAuthError {
             message = text(for: error)
         } catch {
@@ -105,6 +143,7 @@ final class SampleAuth: ObservableObject {
     private func refresh() async {
         availability = await client.biometricAvailability()
         biometricSignInEnabled = await client.isBiometricSignInEnabled()
+        pinSet = await client.isPINSet
         if user == nil { user = await client.user }
     }
 

@@ -1,6 +1,7 @@
 import SwiftUI
 
 /// One screen: signed out (password, PIN, biometric sign-in), or signed in (settings, sign-out).
+@MainActor
 struct ContentView: View {
     @ObservedObject var auth: SampleAuth
     @State private var username = ""
@@ -16,7 +17,7 @@ struct ContentView: View {
                     signedOut
                 }
                 if let message = auth.message {
-                    Section { Text(message).foregroundColor(.red) }
+                    Section { Text(message) }
                 }
             }
             .navigationTitle("BioAuth Sample")
@@ -35,9 +36,12 @@ struct ContentView: View {
                 Button("Sign in with \(auth.biometryName)") { Task { await auth.signInWithBiometrics() } }
             }
         }
-        Section("PIN") {
-            SecureField("PIN", text: $pin).keyboardType(.numberPad)
-            Button("Sign in with PIN") { Task { await auth.signInWithPIN(pin) } }
+        if auth.pinSet {
+            Section("PIN") {
+                SecureField("PIN", text: $pin).keyboardType(.numberPad)
+                Button("Sign in with PIN") { Task { await auth.signInWithPIN(pin) } }
+                Button("Sign in with the PIN kept by \(auth.biometryName)") { Task { await auth.signInWithStoredPIN() } }
+            }
         }
     }
 
