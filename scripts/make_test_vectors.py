@@ -502,7 +502,7 @@ def build() -> dict:
     y_off = ((int.from_bytes(y, "big") + 1) % P256_P).to_bytes(32, "big")
     compressed = p256_pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.CompressedPoint)
     assert compressed[0] in (0x02, 0x03)
-    # Pin the 0x02 prefix the brief asks for: the fixed key's Y is even.
+    # The compressed-key vector has the 0x02 prefix: the fixed key's Y is even.
     assert compressed[0] == 0x02, "test key no longer has an even Y"
     # `cryptography` itself would accept the compressed point; it is rejected by protocol rule.
     assert x963(ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), compressed)) == point

@@ -85,8 +85,8 @@ extension BioAuthClient {
         return signedIn
     }
 
-    /// Signs in with the PIN kept behind biometrics (seed 004's flow): one prompt releases the
-    /// PIN, then ``signInWithPIN(_:)``.
+    /// Signs in with the PIN kept behind biometrics: one prompt releases the PIN, then
+    /// ``signInWithPIN(_:)``.
     @discardableResult
     public func signInWithStoredPIN(prompt: String) async throws(BioAuthError) -> SignedIn {
         guard pinRegistration != nil else { throw .itemNotFound }

@@ -25,6 +25,7 @@ public struct Base64URLBytes: Codable, Hashable, Sendable, CustomStringConvertib
     /// The base64url text, so that values print as they travel.
     public var description: String { base64URL }
 
+    /// Decodes the contract's JSON form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -34,6 +35,7 @@ public struct Base64URLBytes: Codable, Hashable, Sendable, CustomStringConvertib
         self.data = data
     }
 
+    /// Encodes the contract's JSON form.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(base64URL)

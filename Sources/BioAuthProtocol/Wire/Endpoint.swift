@@ -104,10 +104,9 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let getRelatedOrigins = Endpoint(.get, "/.well-known/webauthn")
     /// `GET /`: the account page.
     public static let getAccountPage = Endpoint(.get, "/")
-    /// `GET /assets/app.js`.
-    public static let getAccountScript = Endpoint(.get, "/assets/app.js")
-    /// `GET /assets/app.css`.
-    public static let getAccountStyle = Endpoint(.get, "/assets/app.css")
+    /// `GET /assets/{id}`: one of the account page's files by name (`app.css`, `app.js` and the
+    /// modules it imports).
+    public static let getAccountAsset = Endpoint(.get, "/assets/{id}")
     /// `GET /v1/audit`.
     public static let listAuditEvents = Endpoint(.get, "/v1/audit")
     /// `GET /health`.

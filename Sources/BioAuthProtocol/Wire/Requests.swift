@@ -4,7 +4,9 @@ import Foundation
 
 /// `POST /v1/users`
 public struct CreateUserRequest: Codable, Sendable, Equatable {
+    /// The username, as typed.
     public var username: String
+    /// The password.
     public var password: String
 
     /// Creates the body.
@@ -16,7 +18,9 @@ public struct CreateUserRequest: Codable, Sendable, Equatable {
 
 /// `POST /v1/sessions/password`
 public struct PasswordSignInRequest: Codable, Sendable, Equatable {
+    /// The username, as typed.
     public var username: String
+    /// The password.
     public var password: String
     /// Requested lifetime in minutes (5…43200); the server default when absent.
     public var sessionDurationMinutes: Int?
@@ -173,6 +177,7 @@ public struct VerifyRegistrationRequest: Codable, Sendable, Equatable {
 
 /// `POST /v1/biometric/challenges`
 public struct CreateChallengeRequest: Codable, Sendable, Equatable {
+    /// The registration's id.
     public var registrationID: String
 
     /// Creates the body.
@@ -187,6 +192,7 @@ public struct CreateChallengeRequest: Codable, Sendable, Equatable {
 
 /// `POST /v1/sessions/biometric`
 public struct BiometricSignInRequest: Codable, Sendable, Equatable {
+    /// The challenge's id, sent back with its signature.
     public var challengeID: String
     /// The signature over the authentication message.
     public var signature: Base64URLBytes

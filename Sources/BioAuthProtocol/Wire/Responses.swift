@@ -4,6 +4,7 @@ import Foundation
 
 /// `201` of `POST /v1/users`.
 public struct UserResponse: Codable, Sendable, Equatable {
+    /// The account.
     public var user: User
 
     /// Creates the body.
@@ -16,7 +17,9 @@ public struct UserResponse: Codable, Sendable, Equatable {
 public struct SignInResponse: Codable, Sendable, Equatable {
     /// The bearer token; shown only here, stored by the server only as a hash.
     public var sessionToken: String
+    /// The session.
     public var session: Session
+    /// The account.
     public var user: User
 
     /// Creates the body.
@@ -34,7 +37,9 @@ public struct SignInResponse: Codable, Sendable, Equatable {
 
 /// `200` of `GET /v1/sessions/current`.
 public struct CurrentSessionResponse: Codable, Sendable, Equatable {
+    /// The session.
     public var session: Session
+    /// The account.
     public var user: User
 
     /// Creates the body.
@@ -46,6 +51,7 @@ public struct CurrentSessionResponse: Codable, Sendable, Equatable {
 
 /// `200` of `GET /v1/sessions`.
 public struct SessionListResponse: Codable, Sendable, Equatable {
+    /// The caller's live sessions.
     public var sessions: [Session]
 
     /// Creates the body.
@@ -56,8 +62,11 @@ public struct SessionListResponse: Codable, Sendable, Equatable {
 
 /// `201` of `POST /v1/biometric/registrations`: the registration challenge to sign.
 public struct RegistrationStartResponse: Codable, Sendable, Equatable {
+    /// The registration's id.
     public var registrationID: String
+    /// The challenge to sign.
     public var challenge: Base64URLBytes
+    /// When the challenge expires.
     public var expiresAt: Date
 
     /// Creates the body.
@@ -76,6 +85,7 @@ public struct RegistrationStartResponse: Codable, Sendable, Equatable {
 
 /// `200` of `POST /v1/biometric/registrations/{id}/verify`.
 public struct RegistrationResponse: Codable, Sendable, Equatable {
+    /// The registration.
     public var registration: Registration
 
     /// Creates the body.
@@ -86,6 +96,7 @@ public struct RegistrationResponse: Codable, Sendable, Equatable {
 
 /// `200` of `GET /v1/biometric/registrations`.
 public struct RegistrationListResponse: Codable, Sendable, Equatable {
+    /// The caller's registrations.
     public var registrations: [Registration]
 
     /// Creates the body.
@@ -96,8 +107,11 @@ public struct RegistrationListResponse: Codable, Sendable, Equatable {
 
 /// `201` of `POST /v1/biometric/challenges`: the authentication challenge to sign.
 public struct ChallengeResponse: Codable, Sendable, Equatable {
+    /// The challenge's id, sent back with its signature.
     public var challengeID: String
+    /// The challenge to sign.
     public var challenge: Base64URLBytes
+    /// When the challenge expires.
     public var expiresAt: Date
 
     /// Creates the body.
@@ -116,6 +130,7 @@ public struct ChallengeResponse: Codable, Sendable, Equatable {
 
 /// `200` of `GET /v1/audit`.
 public struct AuditEventListResponse: Codable, Sendable, Equatable {
+    /// The account's audit events.
     public var events: [AuditEvent]
 
     /// Creates the body.
@@ -126,6 +141,7 @@ public struct AuditEventListResponse: Codable, Sendable, Equatable {
 
 /// `200` of `GET /health`.
 public struct HealthResponse: Codable, Sendable, Equatable {
+    /// `ok` while the server answers.
     public var status: String
 
     /// Creates the body.

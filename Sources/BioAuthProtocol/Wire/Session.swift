@@ -71,6 +71,7 @@ public struct Session: Codable, Sendable, Equatable {
         self.passwordChangeRequired = passwordChangeRequired
     }
 
+    /// Decodes the contract's JSON form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -84,6 +85,7 @@ public struct Session: Codable, Sendable, Equatable {
         passwordChangeRequired = try container.decodeIfPresent(Bool.self, forKey: .passwordChangeRequired) ?? false
     }
 
+    /// Encodes the contract's JSON form.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

@@ -193,7 +193,7 @@ package struct BenchmarkDatabase: Sendable {
         let registrations = try await database.transaction { db in
             try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
         }
-        let biometrics = server.biometricService()
+        let biometrics = server.biometricService
         let relyingPartyID = server.configuration.relyingPartyID
         let count = try await RateProbe.count(tasks: registrations.count, for: duration) { task in
             let registration = registrations[task]

@@ -6,8 +6,8 @@ import BioAuthProtocol
 struct BioAuthDevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bioauth-dev",
-        abstract: "BioAuth's developer tools: the simulated-phone demo and the benchmark.",
+        abstract: "BioAuth's developer tools: the simulated-phone demo, the benchmark, the configuration table.",
         version: BioAuthRelease.version,
-        subcommands: [DemoCommand.self, BenchCommand.self]
+        subcommands: [DemoCommand.self, BenchCommand.self, ConfigurationTableCommand.self]
     )
 }

@@ -21,7 +21,7 @@ struct DemoRenderer {
     /// The opening lines.
     func header(mode: String, server: String) -> String {
         """
-        \(paint("BioAuth demo", "1")): the seed scenario on a simulated phone, then the attacks.
+        \(paint("BioAuth demo", "1")): password, biometric and PIN sign-in on a simulated phone, then the attacks.
         Server: \(server) (\(mode)). Secrets are shown abbreviated (bat_s4j2…xgeM), passwords and PINs as ••••••.
 
 

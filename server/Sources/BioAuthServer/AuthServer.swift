@@ -23,15 +23,13 @@ package struct AuthServer: Sendable {
     /// The keys PIN hashes are made with (the current one also keys passkey sign-in decoys and
     /// authentication challenges).
     let pinKeys: PINKeyRing
-    /// This instance's count of authentication challenges per registration.
-    let challengeRate: ChallengeRateLimit
     /// The passkey relying party: id, origins, requirements, attestation roots.
     let relyingParty: RelyingParty
     private let logger: Logger
     /// This server's metrics, served at `GET /metrics` by ``metricsApplication(onServerRunning:)``.
     let metrics: ServerMetrics
-    /// The bound on password and PIN hashes every request shares.
-    let hashing: HashingBudget
+    /// Every service, built once (the composition root).
+    let services: ServerServices
     /// Open client connections at most (``ServerConfiguration/maxConnections``, fitted to the
     /// descriptor limit at start).
     let connectionCap: Int
@@ -46,7 +44,7 @@ package struct AuthServer: Sendable {
     package static func open(
         configuration: ServerConfiguration, time: TimeSource = .system, pinKeys given: PINKeyRing? = nil, logger: Logger = Logger(label: "bioauth")
     ) async throws -> AuthServer {
-        let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
+        let postgres = DatabaseLocation.isPostgres(configuration.databasePath)
         if !postgres { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
         let descriptors = DescriptorBudget(limit: DescriptorBudget.raisedToHardLimit(),
                                            reserved: DescriptorBudget.reserve(databaseConnections: postgres ? configuration.databaseMaxConnections : 16))
@@ -55,10 +53,12 @@ package struct AuthServer: Sendable {
         let pinKeys = try given ?? pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
         let database = try await openDatabase(configuration, now: time.now(), metrics: metrics.database, logger: logger)
-        return AuthServer(configuration: configuration, database: database, time: time, pinKeys: pinKeys,
-                          challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-                          relyingParty: relyingParty, logger: logger, metrics: metrics, hashing: hashingBudget(configuration),
-                          connectionCap: connectionCap)
+        let services = ServerServices(
+            configuration: configuration, database: database, time: time, pinKeys: pinKeys, relyingParty: relyingParty, metrics: metrics,
+            hashing: hashingBudget(configuration), challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
+            logger: logger)
+        return AuthServer(configuration: configuration, database: database, time: time, pinKeys: pinKeys, relyingParty: relyingParty,
+                          logger: logger, metrics: metrics, services: services, connectionCap: connectionCap)
     }
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
@@ -70,15 +70,12 @@ package struct AuthServer: Sendable {
     }
 
     /// The operator's account actions (`bioauth admin`) on this server's open database.
-    package var administration: AccountAdministration {
-        AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: time,
-                              oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
-    }
+    package var administration: AccountAdministration { services.administration }
 
     private static func openDatabase(_ configuration: ServerConfiguration, now: Date, metrics: DatabaseMetrics?, logger: Logger) async throws
         -> any DatabaseProvider {
         let database: any DatabaseProvider
-        if PostgresDatabaseProvider.isURL(configuration.databasePath) {
+        if DatabaseLocation.isPostgres(configuration.databasePath) {
             database = try await PostgresDatabaseProvider.open(
                 url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, connectionWait: configuration.databaseWait,
                 metrics: metrics, logger: logger)
@@ -106,7 +103,7 @@ package struct AuthServer: Sendable {
     /// never made up for them. A key beside the database is fine for development (relying party
     /// `localhost`); anywhere else it is logged as a warning: a stolen disk or backup holds both.
     static func pinKeyRing(_ configuration: ServerConfiguration, logger: Logger? = nil) throws -> PINKeyRing {
-        let postgres = PostgresDatabaseProvider.isURL(configuration.databasePath)
+        let postgres = DatabaseLocation.isPostgres(configuration.databasePath)
         if let file = configuration.pinKeyFile { return try PINKeyRing.load(path: file, create: !postgres) }
         guard !postgres else {
             throw PINKeyRing.FileError(description: "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md")
@@ -207,21 +204,14 @@ package struct AuthServer: Sendable {
 
     /// Counts the live sessions for the metrics gauge now (the server also does it at every purge).
     func refreshMetrics() async throws {
-        metrics.setActiveSessions(try await housekeeping.liveSessions())
-    }
-
-    /// The periodic purge of expired rows (see ``Housekeeping``).
-    var housekeeping: Housekeeping {
-        Housekeeping(database: database, time: time, clock: DatabaseClock(flavor: database.flavor, time: time),
-                     challengeTTL: configuration.challengeTTL, retention: configuration.expiredSessionRetention,
-                     auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
+        metrics.setActiveSessions(try await services.housekeeping.liveSessions())
     }
 
     /// Removes expired challenges, long-ended sessions, stale pending registrations, idle failure
     /// counters and old audit events now (the server also does it every ``ServerConfiguration/purgeInterval``).
     @discardableResult
     func purge() async throws -> Housekeeping.Report {
-        try await housekeeping.purge()
+        try await services.housekeeping.purge()
     }
 
     /// Serves the API and the metrics listener until SIGINT or SIGTERM, lets in-flight requests
@@ -248,7 +238,7 @@ package struct AuthServer: Sendable {
                     service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
             },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        let housekeeping = housekeeping
+        let housekeeping = self.services.housekeeping
         let interval = configuration.purgeInterval
         let metrics = self.metrics
         do {
@@ -270,81 +260,43 @@ package struct AuthServer: Sendable {
         try await database.shutdown()
     }
 
-    /// The account core as this configuration sets it up (``AccountCore``).
-    var accountCore: AccountCore {
-        AccountCore(database: database, lockouts: configuration.lockoutPolicy, sessions: configuration.sessionPolicy,
-                    clock: DatabaseClock(flavor: database.flavor, time: time), time: time, metrics: metrics)
-    }
+    /// The biometric sign-in (the benchmark's probe drives it without HTTP).
+    package var biometricService: BiometricService { services.biometrics }
 
-    /// The biometric sign-in as this configuration sets it up, with its own key cache.
-    package func biometricService() -> BiometricService {
-        biometricService(signingKeys: SigningKeyCache())
-    }
-
-    /// The biometric sign-in as this configuration sets it up.
-    func biometricService(signingKeys: SigningKeyCache) -> BiometricService {
-        BiometricService(
-            database: database, core: accountCore, relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: configuration.challengeTTL, challengeKeys: pinKeys, signingKeys: signingKeys, challengeRate: challengeRate)
-    }
-
-    /// The router with every route of the contract, each recorded in `catalog` (which also tells
-    /// the error middleware which paths exist).
-    func makeRouter(recordingInto catalog: RouteCatalog = RouteCatalog()) -> Router<BioAuthRequestContext> {
-        let core = accountCore
-        let check = PasswordCheck(hasher: PasswordHasher(cost: configuration.passwordHashCost, budget: hashing), core: core)
-        let sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
-        // Device keys remembered after their first use (they never change; each instance keeps its own).
-        let signingKeys = SigningKeyCache()
-        let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
-        let registrations = RegistrationService(
-            database: database, time: time, stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeTTL: configuration.challengeTTL,
-            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
-        let accountService = AccountService(database: database, check: check, stepUp: stepUp)
-        let passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
-        let accounts = AccountRoutes(
-            accounts: accountService,
-            passwordSignIn: passwordSignIn,
-            pins: PINService(database: database, hasher: PINHasher(bcrypt: check.hasher, keys: pinKeys), registrations: registrations, core: core,
-                             stepUp: stepUp, relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys, signingKeys: signingKeys))
-        let biometrics = BiometricRoutes(biometrics: biometricService(signingKeys: signingKeys), registrations: registrations)
-        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, core: core,
-                                                 challengeTTL: configuration.challengeTTL, decoyKey: pinKeys.current)
-        let passkeys = PasskeyRoutes(
-            passkeys: PasskeyService(database: database, relyingParty: relyingParty, stepUp: stepUp, time: time,
-                                     challengeTTL: configuration.challengeTTL, maxPasskeysPerUser: configuration.maxRegistrationsPerUser),
-            signIn: passkeySignIn)
+    /// The router with every route of the contract.
+    func makeRouter() -> Router<BioAuthRequestContext> {
         let browser = BrowserSession(origins: relyingParty.origins)
-        let web = WebRoutes(accounts: accountService, passwordSignIn: passwordSignIn, passkeySignIn: passkeySignIn, sessions: sessions,
-                            browser: browser, origins: configuration.allowedWebAuthnOrigins, rpID: relyingParty.id)
-        let meta = MetaRoutes(audit: AuditLog(database: database), openAPIDocument: OpenAPIDocument.bytes)
-        let sessionRoutes = SessionRoutes(
-            sessions: sessions,
-            reauthentication: ReauthenticationService(database: database, check: check, passkeys: passkeySignIn,
-                                                      relyingPartyID: configuration.relyingPartyID, challengeKeys: pinKeys, signingKeys: signingKeys))
+        let accountPage = AccountPageRoutes(services: services, browser: browser, rpID: relyingParty.id)
+        let accounts = AccountRoutes(services: services)
+        let biometrics = BiometricRoutes(services: services)
+        let meta = MetaRoutes(services: services, openAPIDocument: OpenAPIDocument.bytes)
+        let passkeys = PasskeyRoutes(services: services, relatedOrigins: configuration.allowedWebAuthnOrigins)
+        let sessionRoutes = SessionRoutes(services: services)
 
         let router = Router(context: BioAuthRequestContext.self)
+        let knownRoutes = KnownRoutes()
         // Method and path only: no headers (they carry the bearer token), never bodies.
         router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.add(middleware: MetricsRecordingMiddleware(metrics: metrics))
-        router.add(middleware: ErrorShapeMiddleware(catalog: catalog))
+        router.add(middleware: ErrorShapeMiddleware(routes: knownRoutes))
         router.add(middleware: RequestLimitsMiddleware(
             limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
             maxHeaderBytes: configuration.maxHeaderBytes, trustForwardedFor: configuration.trustForwardedFor,
             requestTimeout: configuration.requestTimeout))
-        accounts.addPublicRoutes(to: router, catalog: catalog)
-        biometrics.addPublicRoutes(to: router, catalog: catalog)
-        meta.addPublicRoutes(to: router, catalog: catalog)
-        passkeys.addPublicRoutes(to: router, catalog: catalog)
-        web.addPublicRoutes(to: router, catalog: catalog)
+        accounts.addPublicRoutes(to: router)
+        biometrics.addPublicRoutes(to: router)
+        meta.addPublicRoutes(to: router)
+        passkeys.addPublicRoutes(to: router)
+        accountPage.addPublicRoutes(to: router)
 
-        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: sessions, browser: browser))
-        accounts.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
-        sessionRoutes.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
-        biometrics.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
-        meta.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
-        passkeys.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
-        web.addAuthenticatedRoutes(to: authenticated, catalog: catalog)
+        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: services.sessions, browser: browser))
+        accounts.addAuthenticatedRoutes(to: authenticated)
+        sessionRoutes.addAuthenticatedRoutes(to: authenticated)
+        biometrics.addAuthenticatedRoutes(to: authenticated)
+        meta.addAuthenticatedRoutes(to: authenticated)
+        passkeys.addAuthenticatedRoutes(to: authenticated)
+        accountPage.addAuthenticatedRoutes(to: authenticated)
+        knownRoutes.learn(from: router)
         return router
     }
 }

@@ -44,7 +44,7 @@ package enum ScratchDatabase {
     /// The URL does not parse as a URL.
     struct InvalidURL: Error, CustomStringConvertible {
         var url: String
-        var description: String { "\(PostgresDatabaseProvider.redacted(url)) is not a URL" }
+        var description: String { "\(DatabaseLocation.redacted(url)) is not a URL" }
     }
 
     private static func withAdmin(_ url: String, logger: Logger, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {

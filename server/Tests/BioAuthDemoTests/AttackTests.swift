@@ -4,7 +4,7 @@ import BioAuthSimulator
 import Foundation
 import Testing
 
-/// Each attack of `bioauth-dev demo`, run after the seed scenario, with its property asserted.
+/// Each attack of `bioauth-dev demo`, run after the scenario, with its property asserted.
 @Suite("Demo: the attacks fail")
 struct AttackTests {
     @Test("demo: a hooked evaluatePolicy yields no token and no signature; storage holds no secret")

@@ -4,8 +4,8 @@ import BioAuthTesting
 import Foundation
 import Testing
 
-/// The seed scenario, as `bioauth-dev demo` walks it, driven through the SDK and the simulator.
-@Suite("Demo: the seed scenario")
+/// The demo's scenario, as `bioauth-dev demo` walks it, driven through the SDK and the simulator.
+@Suite("Demo: the sign-in scenario")
 struct ScenarioTests {
     @Test("the ten steps sign Alice in from verified signatures, one prompt per biometric operation")
     func tenStepsSignInFromSignatures() async throws {

@@ -118,12 +118,12 @@ struct BrowserSessionTests {
             // No inline script or style, no handler attributes, no style attributes.
             #expect(html.range(of: #"<script(?![^>]*\bsrc=)[^>]*>"#, options: .regularExpression) == nil)
             #expect(html.range(of: #"<style\b|\son[a-z]+\s*=|\sstyle\s*="#, options: [.regularExpression, .caseInsensitive]) == nil)
-            #expect(html.contains(#"src="/assets/app.js""#) && html.contains(#"href="/assets/app.css""#))
-            let script = try await server.api.call(.get, Endpoint.getAccountScript.path())
-            #expect(script.headers[.contentType]?.hasPrefix("text/javascript") == true && !script.body.isEmpty)
-            #expect(!String(decoding: script.body, as: UTF8.self).contains("eval("))
-            let style = try await server.api.call(.get, Endpoint.getAccountStyle.path())
-            #expect(style.headers[.contentType]?.hasPrefix("text/css") == true && !style.body.isEmpty)
+            #expect(html.contains(#"<script type="module" src="/assets/app.js"></script>"#) && html.contains(#"href="/assets/app.css""#))
+            for name in AccountPageAssets.byName.keys.sorted() {
+                let asset = try await server.api.call(.get, Endpoint.getAccountAsset.path(name))
+                #expect(asset.headers[.contentSecurityPolicy] == policy && asset.headers[.xContentTypeOptions] == "nosniff", "\(name)")
+                #expect(!String(decoding: asset.body, as: UTF8.self).contains("eval("), "\(name)")
+            }
         }
     }
 }

@@ -138,7 +138,7 @@ struct DocumentedStatusTests {
             try await api.call(.post, "/v1/sessions/passkey",
                                json: PasskeySignInRequest(ceremonyID: "wac_none", credential: try authenticator.authenticate(signInCeremony.publicKey)))
             try await api.call(.get, "/.well-known/webauthn")
-            for asset in ["/", "/assets/app.js", "/assets/app.css"] { try await api.call(.get, asset) }
+            for asset in ["/", "/assets/app.js", "/assets/app.css", "/assets/no-such-file.js"] { try await api.call(.get, asset) }
 
             // The account page's browser session (its cookie calls are tested in BrowserSessionTests).
             try await api.call(.post, "/web/sign-up", json: CreateUserRequest(username: "page-tourist", password: "correct horse battery"), headers: page)

@@ -27,8 +27,8 @@ struct OperatorCommandTests {
         #expect(String(decoding: version.stdout, as: UTF8.self) == BioAuthRelease.version + "\n")
     }
 
-    @Test("bioauth-dev --help lists demo and bench")
+    @Test("bioauth-dev --help lists demo, bench and the configuration table")
     func developerBinary() async throws {
-        #expect(try await Self.subcommands(.developerTool) == ["demo", "bench"])
+        #expect(try await Self.subcommands(.developerTool) == ["demo", "bench", "configuration-table"])
     }
 }

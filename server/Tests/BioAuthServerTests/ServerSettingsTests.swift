@@ -3,8 +3,8 @@ import BioAuthTesting
 import Foundation
 import Testing
 
-/// The settings of `bioauth serve` are declared once (``ServerSetting``): the resolver, `--help`
-/// and docs/DEPLOYMENT.md all read the same declarations, so none can drift from the others.
+/// The settings of `bioauth serve` are declared once (``ServerSetting``): the argument reader, the
+/// resolver, `--help` and docs/CONFIGURATION.md all read the same declarations, so none can drift.
 @Suite("Settings declared once")
 struct ServerSettingsTests {
     @Test("every variable is BIOAUTH_ and the flag in capitals, and no flag or variable is declared twice")
@@ -65,18 +65,40 @@ struct ServerSettingsTests {
         }
     }
 
-    @Test("the README's configuration table lists exactly the declared settings, with their variables, defaults and ranges")
-    func readmeTableMatches() throws {
+    @Test("docs/CONFIGURATION.md's table is the one the declarations make")
+    func configurationDocumentMatches() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        // | `--flag` | `VARIABLE` | default | range | meaning |: the first four cells, backticks dropped.
-        let rows = readme.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
-        } }.filter { $0.count > 5 && $0[2].hasPrefix("BIOAUTH_") }
-        let documented = rows.map { $0[1...4].joined(separator: " | ") }
-        let declared = ServerSetting.all.map(\.tableCells)
-        #expect(documented.sorted() == declared.sorted(), "declared:\n\(declared.joined(separator: "\n"))")
+        let document = try String(contentsOf: root.appendingPathComponent("docs/CONFIGURATION.md"), encoding: .utf8)
+        let begin = "<!-- settings table: made by `bioauth-dev configuration-table --update docs/CONFIGURATION.md` -->\n"
+        let table = try #require(document.components(separatedBy: begin).last?.components(separatedBy: "<!-- end of settings table -->").first)
+        #expect(document.contains(begin))
+        #expect(table == ServerSetting.markdownTable(), "run: swift run --package-path server bioauth-dev configuration-table --update docs/CONFIGURATION.md")
+    }
+
+    @Test("serve's arguments: --name value, --name=value, a switch alone, a list repeated; anything else is refused")
+    func argumentsAreRead() throws {
+        #expect(try ServerSetting.flags(from: ["--port", "9000", "--host=0.0.0.0", "--trust-forwarded-for"])
+            == ["port": "9000", "host": "0.0.0.0", "trust-forwarded-for": "true"])
+        #expect(try ServerSetting.flags(from: ["--webauthn-origin", "https://a.example", "--webauthn-origin=https://b.example"])
+            == ["webauthn-origin": "https://a.example,https://b.example"])
+        #expect(try ServerSetting.flags(from: ["--port", "1", "--port", "2"]) == ["port": "2"])
+        #expect(try ServerSetting.flags(from: ["--port="]) == ["port": ""])
+        for (arguments, message) in [
+            (["--colour", "red"], "--colour is not an option of this command (see --help)."),
+            (["--port"], "--port needs a value."),
+            (["8080"], "8080 is not an option; options are --name value."),
+        ] {
+            #expect(throws: SettingError.self) { try ServerSetting.flags(from: arguments) }
+            do { _ = try ServerSetting.flags(from: arguments) } catch { #expect(error.description == message) }
+        }
+    }
+
+    @Test("bioauth serve refuses an unknown option before it opens anything, naming it")
+    func serveRefusesUnknownOptions() async throws {
+        let run = try await BioAuthProcess.run(["serve", "--colour", "red"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--colour is not an option"), "\(run.stderr)")
     }
 
     private static func message(flags: [String: String] = [:], environment: [String: String] = [:]) -> String? {
@@ -99,14 +121,6 @@ struct ServerSettingsTests {
         case "webauthn-attestation": return ("direct", "none")
         default: return ("first.example", "second.example")
         }
-    }
-}
-
-extension ServerSetting {
-    /// The README table's flag, variable, default and range cells for this setting.
-    var tableCells: String {
-        let range = range.map { "\($0.lowerBound)...\($0.upperBound)" + (unit.map { " \($0)" } ?? "") } ?? ""
-        return "--\(flag) | \(variable) | \(defaultText) | \(range)"
     }
 }
 

@@ -37,7 +37,7 @@ struct StaleVerificationTests {
     func password(_ change: Change) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            let core = server.server.accountCore
+            let core = server.server.services.core
             let passwords = PasswordSignInService(
                 database: server.server.database, check: PasswordCheck(hasher: PasswordHasher(cost: 4), core: core), core: core)
             let checked = try await passwords.verify(username: account.user.username, password: "correct horse battery")
@@ -70,7 +70,7 @@ struct StaleVerificationTests {
         try await TestServer.run { server in
             let (account, authenticator, _) = try await server.api.newAccountWithPasskey()
             let ceremony = try await server.api.passkeyAuthenticationOptions()
-            let core = server.server.accountCore
+            let core = server.server.services.core
             let signIns = PasskeySignInService(database: server.server.database, relyingParty: server.server.relyingParty, core: core,
                                                challengeTTL: .seconds(120), decoyKey: ThrowawayPINKey.ring.current)
             let checked = try await signIns.verify(ceremonyID: ceremony.ceremonyID, credential: try authenticator.authenticate(ceremony.publicKey), for: nil)

@@ -10,7 +10,7 @@ struct StartupChecksTests {
     /// Whether the database at `location` is as it was made: no SQLite file, or no table in the
     /// PostgreSQL database.
     private func isUntouched(_ location: String) async throws -> Bool {
-        guard PostgresDatabaseProvider.isURL(location) else { return !FileManager.default.fileExists(atPath: location) }
+        guard DatabaseLocation.isPostgres(location) else { return !FileManager.default.fileExists(atPath: location) }
         let database = try await PostgresDatabaseProvider.open(url: location, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         defer { Task { try? await database.shutdown() } }
         return try await DatabaseSnapshot.read(postgres: database).tables.isEmpty

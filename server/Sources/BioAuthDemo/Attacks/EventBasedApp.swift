@@ -4,7 +4,7 @@ import Foundation
 
 /// THE ANTI-PATTERN, for contrast only: a "bad app" that keeps its session token in a keychain
 /// item with no access control and decides "authenticated" from `evaluatePolicy`'s answer.
-/// This is what the seed articles warn about; never build an app like this.
+/// A hooked `evaluatePolicy` signs anyone in to it; never build an app like this.
 struct EventBasedApp {
     let device: SimulatedDevice
     let http: RawHTTP

@@ -2,7 +2,7 @@
 package struct DemoSection: Codable, Sendable, Equatable {
     /// Whether this is a step of the scenario or an attack.
     package enum Kind: String, Codable, Sendable {
-        /// One of the seed scenario's ten steps.
+        /// One of the scenario's ten steps.
         case step
         /// An attack, shown failing.
         case attack

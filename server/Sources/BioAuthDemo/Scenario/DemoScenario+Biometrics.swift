@@ -1,7 +1,7 @@
 import BioAuthKit
 import Foundation
 
-/// Steps 6–10 of the seed scenario: Face ID set up, the next launch, the biometric sign-in, the
+/// Steps 6–10 of the scenario: Face ID set up, the next launch, the biometric sign-in, the
 /// token read back from secure storage.
 extension DemoScenario {
     /// Step 6: the app sets up biometric sign-in and stores the token behind it.
@@ -79,7 +79,7 @@ extension DemoScenario {
         return section(.step, 10, "After the match, the token comes out of secure storage", """
             On a later launch the app resumes the session without a new sign-in: the keychain \
             releases the stored token only after a real match (one prompt), and the server \
-            confirms the session is still valid. This is the seed's flow, with the token \
+            confirms the session is still valid: a token kept behind biometrics, \
             protected by the hardware rather than by an if-statement.
             """, events: [
                 "Face ID prompt (\(prompts)): \"Unlock Bank\" → match → keychain releases the token",

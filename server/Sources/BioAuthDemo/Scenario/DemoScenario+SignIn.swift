@@ -1,7 +1,7 @@
 @_spi(DeviceSeam) import BioAuthKit
 import Foundation
 
-/// Steps 1–5 of the seed scenario: the login screen, the password, the session token, the offer
+/// Steps 1–5 of the scenario: the login screen, the password, the session token, the offer
 /// of Face ID.
 extension DemoScenario {
     /// Step 1: the user opens the app and sees the login screen.

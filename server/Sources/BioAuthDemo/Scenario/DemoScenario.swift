@@ -2,7 +2,7 @@ import BioAuthKit
 import BioAuthSimulator
 import Foundation
 
-/// The seed scenario on a simulated phone against a real server: Alice signs up, signs in with
+/// The demo's scenario on a simulated phone against a real server: Alice signs up, signs in with
 /// her password, turns on Face ID sign-in, and signs in with her face on the next launch. Then
 /// an attacker tries everything in the threat model.
 ///

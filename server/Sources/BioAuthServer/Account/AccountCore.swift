@@ -94,7 +94,7 @@ struct AccountCore: Sendable {
         let event: AuditEvent.Kind
         switch purpose {
         case .signIn(let minutes):
-            let issued = SessionService.make(
+            let issued = NewSession.make(
                 userID: proof.userID ?? "",
                 authentication: .init(method: proof.factor, registrationID: proof.credential.registrationID, passkeyID: proof.credential.passkeyID),
                 minutes: minutes, now: now, stepUpAt: stepsUp ? now : nil)

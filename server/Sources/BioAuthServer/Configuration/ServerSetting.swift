@@ -16,6 +16,8 @@ package struct ServerSetting: Sendable {
     package let unit: String?
     /// Whether it is a switch (`--trust-forwarded-for`, no value), not an option.
     package let isSwitch: Bool
+    /// Whether it may be given more than once (a list: the values are joined with commas).
+    package let isRepeatable: Bool
     /// The default as `--help` shows it: what `ServerConfiguration()` holds, unless said otherwise.
     package var defaultText: String { fixedDefaultText ?? value(ServerConfiguration()) ?? "none" }
     private let fixedDefaultText: String?
@@ -50,13 +52,14 @@ package struct ServerSetting: Sendable {
     }
 
     init(flag: String, summary: String, range: ClosedRange<Int>? = nil, unit: String? = nil, isSwitch: Bool = false,
-         defaultText: String? = nil, value: @escaping @Sendable (ServerConfiguration) -> String?,
+         isRepeatable: Bool = false, defaultText: String? = nil, value: @escaping @Sendable (ServerConfiguration) -> String?,
          write: @escaping @Sendable (inout ServerConfiguration, String) -> Outcome) {
         self.flag = flag
         self.summary = summary
         self.range = range
         self.unit = unit
         self.isSwitch = isSwitch
+        self.isRepeatable = isRepeatable
         self.fixedDefaultText = defaultText
         self.value = value
         self.write = write
@@ -80,7 +83,7 @@ package struct ServerSetting: Sendable {
         _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ summary: String,
         defaultText: String = "none", isValid: @escaping @Sendable (String) -> Bool
     ) -> ServerSetting {
-        ServerSetting(flag: flag, summary: summary, defaultText: defaultText,
+        ServerSetting(flag: flag, summary: summary, isRepeatable: true, defaultText: defaultText,
                       value: { $0[keyPath: keyPath].isEmpty ? nil : $0[keyPath: keyPath].joined(separator: ",") }) { configuration, text in
             let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard items.allSatisfy(isValid) else { return .notAValue }

@@ -20,8 +20,14 @@ struct BioAuthRequestContext: RequestContext {
         self.channel = source.channel
     }
 
-    /// The contract's body limit, applied by ``JSONBody`` too.
+    /// The contract's body limit, applied by ``BioAuthRequestDecoder`` too.
     var maxUploadSize: Int { 64 * 1024 }
+
+    /// Request bodies are the contract's JSON.
+    var requestDecoder: BioAuthRequestDecoder { BioAuthRequestDecoder() }
+
+    /// Handlers' values are answered as the contract's JSON.
+    var responseEncoder: BioAuthResponseEncoder { BioAuthResponseEncoder() }
 
     /// The `{id}` path parameter, refused (`400 invalid_request`) when no database could look it up.
     func pathID() throws -> String {

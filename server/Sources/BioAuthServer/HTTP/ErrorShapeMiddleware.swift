@@ -11,7 +11,7 @@ import Logging
 /// `internal_error`.
 struct ErrorShapeMiddleware: RouterMiddleware {
     typealias Context = BioAuthRequestContext
-    let catalog: RouteCatalog
+    let routes: KnownRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -19,7 +19,7 @@ struct ErrorShapeMiddleware: RouterMiddleware {
         } catch let error as Rejection {
             throw error
         } catch let error as any HTTPResponseError {
-            if error.status == .notFound, !catalog.methods(matching: request.uri.path).isEmpty {
+            if error.status == .notFound, !routes.methods(matching: request.uri.path).isEmpty {
                 throw Rejection(.methodNotAllowed, "This endpoint does not accept \(request.method.rawValue).")
             }
             throw Self.apiError(for: error.status)

@@ -3,34 +3,33 @@ import Hummingbird
 
 /// `/v1/users`, the password and PIN sign-ins, the PIN and the password change.
 struct AccountRoutes {
-    let accounts: AccountService
-    let passwordSignIn: PasswordSignInService
-    let pins: PINService
+    /// The services, built once by the composition root.
+    let services: ServerServices
 
-    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.createUser, in: catalog) { request, context in
-            let body = try await JSONBody.decode(CreateUserRequest.self, from: request, context: context)
-            return try JSONBody.response(UserResponse(user: try await accounts.createUser(body)), status: .created)
+    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
+        router.route(.createUser) { request, context in
+            let body = try await request.decode(as: CreateUserRequest.self, context: context)
+            return EditedResponse(status: .created, response: UserResponse(user: try await services.accounts.createUser(body)))
         }
-        router.route(.signInWithPassword, in: catalog) { request, context in
-            let body = try await JSONBody.decode(PasswordSignInRequest.self, from: request, context: context)
-            return JSONBody.response(json: HandWrittenJSON.signIn(try await passwordSignIn.signIn(body)))
+        router.route(.signInWithPassword) { request, context in
+            let body = try await request.decode(as: PasswordSignInRequest.self, context: context)
+            return PrewrittenJSON(json: HandWrittenJSON.signIn(try await services.passwordSignIn.signIn(body)))
         }
-        router.route(.signInWithPin, in: catalog) { request, context in
-            let body = try await JSONBody.decode(PINSignInRequest.self, from: request, context: context)
-            return JSONBody.response(json: HandWrittenJSON.signIn(try await pins.signIn(body)))
+        router.route(.signInWithPin) { request, context in
+            let body = try await request.decode(as: PINSignInRequest.self, context: context)
+            return PrewrittenJSON(json: HandWrittenJSON.signIn(try await services.pins.signIn(body)))
         }
     }
 
-    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.setPin, in: catalog) { request, context in
-            let body = try await JSONBody.decode(SetPINRequest.self, from: request, context: context)
-            return try JSONBody.response(try await pins.setPIN(body, for: try context.requireCaller()), status: .created)
+    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
+        router.route(.setPin) { request, context in
+            let body = try await request.decode(as: SetPINRequest.self, context: context)
+            return EditedResponse(status: .created, response: try await services.pins.setPIN(body, for: try context.requireCaller()))
         }
-        router.route(.changePassword, in: catalog) { request, context in
-            let body = try await JSONBody.decode(ChangePasswordRequest.self, from: request, context: context)
-            try await accounts.changePassword(body, for: try context.requireCaller())
-            return Response(status: .noContent)
+        router.route(.changePassword) { request, context in
+            let body = try await request.decode(as: ChangePasswordRequest.self, context: context)
+            try await services.accounts.changePassword(body, for: try context.requireCaller())
+            return HTTPResponse.Status.noContent
         }
     }
 }

@@ -3,43 +3,43 @@ import Hummingbird
 
 /// `/v1/biometric/…` (device key registrations and challenges) and the biometric sign-in.
 struct BiometricRoutes {
-    let biometrics: BiometricService
-    let registrations: RegistrationService
+    /// The services, built once by the composition root.
+    let services: ServerServices
 
-    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.createChallenge, in: catalog) { request, context in
-            let body = try await JSONBody.decode(CreateChallengeRequest.self, from: request, context: context)
-            return JSONBody.response(json: HandWrittenJSON.challenge(try await biometrics.createChallenge(body)), status: .created)
+    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
+        router.route(.createChallenge) { request, context in
+            let body = try await request.decode(as: CreateChallengeRequest.self, context: context)
+            return PrewrittenJSON(json: HandWrittenJSON.challenge(try await services.biometrics.createChallenge(body)), status: .created)
         }
-        router.route(.signInWithBiometric, in: catalog) { request, context in
-            let body = try await JSONBody.decode(BiometricSignInRequest.self, from: request, context: context)
-            return JSONBody.response(json: HandWrittenJSON.signIn(try await biometrics.signIn(body)))
+        router.route(.signInWithBiometric) { request, context in
+            let body = try await request.decode(as: BiometricSignInRequest.self, context: context)
+            return PrewrittenJSON(json: HandWrittenJSON.signIn(try await services.biometrics.signIn(body)))
         }
     }
 
-    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>, catalog: RouteCatalog) {
-        router.route(.startRegistration, in: catalog) { request, context in
-            let body = try await JSONBody.decode(StartRegistrationRequest.self, from: request, context: context)
-            return try JSONBody.response(try await registrations.start(body, for: try context.requireCaller()), status: .created)
+    func addAuthenticatedRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
+        router.route(.startRegistration) { request, context in
+            let body = try await request.decode(as: StartRegistrationRequest.self, context: context)
+            return EditedResponse(status: .created, response: try await services.registrations.start(body, for: try context.requireCaller()))
         }
-        router.route(.verifyRegistration, in: catalog) { request, context in
+        router.route(.verifyRegistration) { request, context in
             let id = try context.pathID()
-            let body = try await JSONBody.decode(VerifyRegistrationRequest.self, from: request, context: context)
-            let registration = try await registrations.verify(id: id, body, for: try context.requireCaller())
-            return try JSONBody.response(RegistrationResponse(registration: registration))
+            let body = try await request.decode(as: VerifyRegistrationRequest.self, context: context)
+            let registration = try await services.registrations.verify(id: id, body, for: try context.requireCaller())
+            return RegistrationResponse(registration: registration)
         }
-        router.route(.listRegistrations, in: catalog) { _, context in
-            try JSONBody.response(RegistrationListResponse(registrations: try await registrations.registrations(of: try context.requireCaller())))
+        router.route(.listRegistrations) { _, context in
+            RegistrationListResponse(registrations: try await services.registrations.registrations(of: try context.requireCaller()))
         }
-        router.route(.renameRegistration, in: catalog) { request, context in
+        router.route(.renameRegistration) { request, context in
             let id = try context.pathID()
-            let body = try await JSONBody.decode(RenameRequest.self, from: request, context: context)
-            return try JSONBody.response(RegistrationResponse(registration: try await registrations.rename(id: id, to: body.label, for: try context.requireCaller())))
+            let body = try await request.decode(as: RenameRequest.self, context: context)
+            return RegistrationResponse(registration: try await services.registrations.rename(id: id, to: body.label, for: try context.requireCaller()))
         }
-        router.route(.deleteRegistration, in: catalog) { _, context in
+        router.route(.deleteRegistration) { _, context in
             let id = try context.pathID()
-            try await registrations.delete(id: id, for: try context.requireCaller())
-            return Response(status: .noContent)
+            try await services.registrations.delete(id: id, for: try context.requireCaller())
+            return HTTPResponse.Status.noContent
         }
     }
 }

@@ -1,6 +1,5 @@
 import BioAuthProtocol
 import Foundation
-import SQLKit
 
 /// What a support desk can do for a user who lost everything (`bioauth admin`): end their
 /// sessions, revoke their device keys and passkeys, unlock their factors, and set a one-time

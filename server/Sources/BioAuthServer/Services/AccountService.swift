@@ -18,7 +18,7 @@ struct AccountService: Sendable {
     func createUserAndSignIn(_ request: CreateUserRequest) async throws -> SignInResponse {
         let minutes = core.sessions.defaultMinutes
         return try await create(request) { db, user in
-            let issued = SessionService.make(userID: user.id, authentication: .init(method: .password), minutes: min(minutes, core.sessions.maximumMinutes),
+            let issued = NewSession.make(userID: user.id, authentication: .init(method: .password), minutes: min(minutes, core.sessions.maximumMinutes),
                                              now: user.createdAt, stepUpAt: user.createdAt)
             try await SessionTable.insert(db, issued.session, tokenDigest: issued.token.digest)
             try await AuditLog.record(db, userID: user.id, type: .passwordSignIn, outcome: .success, at: user.createdAt, sessionID: issued.session.id)

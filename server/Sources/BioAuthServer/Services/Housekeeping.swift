@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SQLKit
 
 /// Keeps the tables bounded under sustained load: a periodic purge, run by every
 /// instance (the deletes are idempotent, so several instances on one database do no harm).
@@ -21,11 +20,6 @@ import SQLKit
 ///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
 struct Housekeeping: Sendable {
-    /// How long expired and revoked sessions are kept.
-    static let defaultRetention: Duration = .seconds(7 * 24 * 60 * 60)
-    /// How long audit events are kept.
-    static let defaultAuditRetention: Duration = .seconds(365 * 24 * 60 * 60)
-
     /// How long after a challenge's expiry (by the database's clock) its spent id is kept: the
     /// most the instances' clocks may run behind the database's.
     static let spentChallengeMargin: Duration = .seconds(5 * 60)

@@ -1,6 +1,5 @@
 import BioAuthProtocol
 import Foundation
-import SQLKit
 
 /// The PIN factor: knowledge (the PIN) and possession (the device key it is bound to) together.
 ///

@@ -1,7 +1,6 @@
 import BioAuthProtocol
 import BioAuthWebAuthn
 import Foundation
-import SQLKit
 
 /// Passkeys: adding one (a registration ceremony, after a strong step-up), listing, renaming and
 /// revoking them. The WebAuthn checks themselves are the ceremony core's (``RelyingParty``);

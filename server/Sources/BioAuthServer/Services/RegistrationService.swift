@@ -1,6 +1,5 @@
 import BioAuthProtocol
 import Foundation
-import SQLKit
 
 /// Registering device keys, biometric or PIN: start (a pending key and its registration
 /// challenge) → the key signs the challenge → verify (active); listing and revoking them.

@@ -1,24 +1,11 @@
 import BioAuthProtocol
 import Foundation
-import SQLKit
 
 /// Sessions: issuing tokens, recognising them, listing and ending sessions.
 struct SessionService: Sendable {
     let database: any DatabaseProvider
     let time: TimeSource
     let policy: SessionPolicy
-
-    /// A new token and the session it would open (its sign-in its first authentication), not yet
-    /// stored. The token is returned once and only its SHA-256 is stored.
-    static func make(
-        userID: String, authentication: Session.Authentication, minutes: Int, now: Date, stepUpAt: Date?
-    ) -> (token: SessionToken, session: Session) {
-        let idBytes = SecureRandom.identifierBytes()
-        let session = Session(
-            id: IdentifierPrefix.session.spelling(idBytes), userID: userID, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(minutes * 60)), authentication: authentication, stepUpAt: stepUpAt)
-        return (SessionToken.generate(sessionIDBytes: idBytes), session)
-    }
 
     /// The caller a bearer token names, if the session is live (and, with an idle timeout, was used
     /// within it). Text that cannot be a token this server issued is refused without a query.

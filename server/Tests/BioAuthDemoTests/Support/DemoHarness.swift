@@ -19,7 +19,7 @@ enum DemoHarness {
         }
     }
 
-    /// The seed scenario's ten steps, in order.
+    /// The scenario's ten steps, in order.
     static func walk(_ scenario: DemoScenario) async throws -> [DemoSection] {
         [
             try await scenario.step1OpenApp(),

@@ -59,7 +59,7 @@ struct TestServer: Sendable {
 
     /// Every row of the database now.
     func snapshot() async throws -> DatabaseSnapshot {
-        if PostgresDatabaseProvider.isURL(databasePath) {
+        if DatabaseLocation.isPostgres(databasePath) {
             return try await DatabaseSnapshot.read(postgres: server.database)
         }
         return try await DatabaseSnapshot.read(path: databasePath)

@@ -57,12 +57,18 @@ class AvailabilityTest {
     @Test
     fun `every androidx prompt error has its code`() {
         val expected = mapOf(
-            PlatformCodes.ERROR_USER_CANCELED to Code.USER_CANCELED, PlatformCodes.ERROR_NEGATIVE_BUTTON to Code.USER_CANCELED,
-            PlatformCodes.ERROR_CANCELED to Code.USER_CANCELED, PlatformCodes.ERROR_LOCKOUT to Code.BIOMETRY_LOCKOUT,
-            PlatformCodes.ERROR_LOCKOUT_PERMANENT to Code.BIOMETRY_LOCKOUT_PERMANENT, PlatformCodes.ERROR_NO_BIOMETRICS to Code.BIOMETRY_NOT_ENROLLED,
-            PlatformCodes.ERROR_NO_DEVICE_CREDENTIAL to Code.NO_SECURE_LOCK_SCREEN, PlatformCodes.ERROR_HW_NOT_PRESENT to Code.HARDWARE_UNAVAILABLE,
-            PlatformCodes.ERROR_HW_UNAVAILABLE to Code.HARDWARE_UNAVAILABLE, PlatformCodes.ERROR_SECURITY_UPDATE_REQUIRED to Code.HARDWARE_UNAVAILABLE,
-            PlatformCodes.ERROR_TIMEOUT to Code.AUTHENTICATION_FAILED, PlatformCodes.ERROR_UNABLE_TO_PROCESS to Code.AUTHENTICATION_FAILED,
+            PlatformCodes.ERROR_USER_CANCELED to Code.USER_CANCELED,
+            PlatformCodes.ERROR_NEGATIVE_BUTTON to Code.USER_CANCELED,
+            PlatformCodes.ERROR_CANCELED to Code.USER_CANCELED,
+            PlatformCodes.ERROR_LOCKOUT to Code.BIOMETRY_LOCKOUT,
+            PlatformCodes.ERROR_LOCKOUT_PERMANENT to Code.BIOMETRY_LOCKOUT_PERMANENT,
+            PlatformCodes.ERROR_NO_BIOMETRICS to Code.BIOMETRY_NOT_ENROLLED,
+            PlatformCodes.ERROR_NO_DEVICE_CREDENTIAL to Code.NO_SECURE_LOCK_SCREEN,
+            PlatformCodes.ERROR_HW_NOT_PRESENT to Code.HARDWARE_UNAVAILABLE,
+            PlatformCodes.ERROR_HW_UNAVAILABLE to Code.HARDWARE_UNAVAILABLE,
+            PlatformCodes.ERROR_SECURITY_UPDATE_REQUIRED to Code.HARDWARE_UNAVAILABLE,
+            PlatformCodes.ERROR_TIMEOUT to Code.AUTHENTICATION_FAILED,
+            PlatformCodes.ERROR_UNABLE_TO_PROCESS to Code.AUTHENTICATION_FAILED,
             PlatformCodes.ERROR_NO_SPACE to Code.SYSTEM_FAILURE,
         )
         for ((platform, code) in expected) assertEquals(code, PromptErrors.code(platform), "error $platform")

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Test
 
-/** The key spec per API level, as seed 003 lays it out. */
+/** The key spec per API level: what each Android version can enforce, and the fallbacks below it. */
 class KeySpecTest {
     private fun biometric(api: Int, policy: BiometricPolicy = BiometricPolicy.BIOMETRICS_ONLY) =
         KeySpecs.biometric("k", KeySpec.Kind.SIGNING_P256, api, policy, strongBox = true)

@@ -22,7 +22,10 @@ class StepUpTest {
         val account = Account.signedIn()
         account.enableBiometrics()
         Thread.sleep((LoopbackServer.STEP_UP_MINUTES * 60 + 2) * 1000L)
-        assertEquals(ServerErrorCode.REAUTHENTICATION_REQUIRED, failure { account.client.setPIN("582014", PROMPT, keepBehindBiometrics = false) }.serverCode)
+        assertEquals(
+            ServerErrorCode.REAUTHENTICATION_REQUIRED,
+            failure { account.client.setPIN("582014", PROMPT, keepBehindBiometrics = false) }.serverCode,
+        )
         account.client.setPIN("582014", PROMPT, keepBehindBiometrics = false, reauthentication = Reauthentication.Password { Account.PASSWORD })
         Thread.sleep((LoopbackServer.STEP_UP_MINUTES * 60 + 2) * 1000L)
         // Re-enabling: by default the previous biometric key proves the fresh sign-in (one prompt), the new key signs its registration (one more).

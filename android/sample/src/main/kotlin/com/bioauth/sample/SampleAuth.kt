@@ -55,7 +55,11 @@ class SampleAuth private constructor(context: Context) {
                 Code.USER_CANCELED -> null
                 Code.KEY_INVALIDATED -> "Your fingerprints changed. Sign in with your password to turn it on again."
                 Code.BIOMETRY_LOCKOUT, Code.BIOMETRY_LOCKOUT_PERMANENT -> "Fingerprint is locked. Use your PIN or password."
-                else -> if (error.serverCode == ServerErrorCode.INVALID_CREDENTIALS) "Wrong username or password." else "Sign-in failed (${error.code})."
+                else -> if (error.serverCode == ServerErrorCode.INVALID_CREDENTIALS) {
+                    "Wrong username or password."
+                } else {
+                    "Sign-in failed (${error.code})."
+                }
             }
         }
     }

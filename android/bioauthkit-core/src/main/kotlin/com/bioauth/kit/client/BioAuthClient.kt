@@ -62,7 +62,10 @@ public class BioAuthClient(
      */
     public suspend fun signIn(username: String, password: String): SignedIn = one { passwords.signIn(username, password) }
 
-    /** Changes the password; every other session of the account ends. Needs a recent sign-in: [reauthentication] is used once when the server asks. */
+    /**
+     * Changes the password; every other session of the account ends. Needs a recent sign-in:
+     * [reauthentication] is used once when the server asks.
+     */
     public suspend fun changePassword(current: String, new: String, reauthentication: Reauthentication? = null): Unit =
         one { passwords.changePassword(current, new, reauthentication) }
 
@@ -110,7 +113,7 @@ public class BioAuthClient(
      */
     public suspend fun signInWithBiometrics(prompt: PromptText): SignedIn = one { biometrics.signIn(prompt) }
 
-    /** Keeps the current session token behind biometrics (AES-GCM Keystore key, seed 004): **one prompt**. */
+    /** Keeps the current session token behind biometrics (AES-GCM Keystore key): **one prompt**. */
     public suspend fun keepSessionBehindBiometrics(prompt: PromptText): Unit = one { keptSession.keep(prompt) }
 
     /** Restores the session kept behind biometrics after a relaunch: **one prompt**, then the server confirms it is live. */
@@ -130,8 +133,12 @@ public class BioAuthClient(
      *
      * @return whether the PIN is kept behind biometrics.
      */
-    public suspend fun setPIN(pin: String, prompt: PromptText, keepBehindBiometrics: Boolean = true, reauthentication: Reauthentication? = null): Boolean =
-        one { pins.set(pin, prompt, keepBehindBiometrics, reauthentication) }
+    public suspend fun setPIN(
+        pin: String,
+        prompt: PromptText,
+        keepBehindBiometrics: Boolean = true,
+        reauthentication: Reauthentication? = null,
+    ): Boolean = one { pins.set(pin, prompt, keepBehindBiometrics, reauthentication) }
 
     /** Whether a PIN is set on this device (it may since have moved to another device). */
     public val isPINSet: Boolean get() = pins.isSet

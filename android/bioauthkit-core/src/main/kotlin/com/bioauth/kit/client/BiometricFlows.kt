@@ -26,13 +26,26 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
         var registrationId: String? = null
         try {
             val start = stepUp.around(how) {
-                core.api.call(Endpoint.START_REGISTRATION, body = StartRegistrationRequest("ES256", Base64Url.encode(publicKey), label), token = core.requireToken(),
-                              read = RegistrationStartResponse::from)
+                core.api.call(
+                    Endpoint.START_REGISTRATION,
+                    body = StartRegistrationRequest("ES256", Base64Url.encode(publicKey), label),
+                    token = core.requireToken(),
+                    read = RegistrationStartResponse::from,
+                )
             }
             registrationId = start.registrationId
-            val signature = core.keys.signWithBiometrics(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes), prompt)
-            val registration = core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(Base64Url.encode(signature)),
-                                             core.requireToken(), RegistrationResponse::from).registration
+            val signature = core.keys.signWithBiometrics(
+                alias,
+                core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes),
+                prompt,
+            )
+            val registration = core.api.call(
+                Endpoint.VERIFY_REGISTRATION,
+                start.registrationId,
+                VerifyRegistrationRequest(Base64Url.encode(signature)),
+                core.requireToken(),
+                RegistrationResponse::from,
+            ).registration
             core.records.enrollment = EnrollmentRecord(user.id, registration.id, alias)
             if (previous != null) {
                 // Replaced: the old registration goes on the server (this session is spared), its key here.

@@ -6,7 +6,7 @@ import com.bioauth.kit.protocol.CurrentSessionResponse
 import com.bioauth.kit.protocol.Endpoint
 import com.bioauth.kit.protocol.ServerErrorCode
 
-/** The session token kept behind biometrics across launches (seed 004). */
+/** The session token kept behind biometrics across launches: one prompt releases it. */
 internal class KeptSession(private val core: ClientCore) {
     suspend fun keep(prompt: PromptText) {
         core.vault.store(SecretVault.Name.SESSION, core.requireToken().toByteArray(Charsets.UTF_8), prompt)

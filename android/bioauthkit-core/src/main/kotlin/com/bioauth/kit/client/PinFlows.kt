@@ -28,12 +28,21 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
         val publicKey = core.keys.createPinKey(alias)
         try {
             val start = stepUp.around(reauthentication) {
-                core.api.call(Endpoint.SET_PIN, body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey)), token = core.requireToken(),
-                              read = RegistrationStartResponse::from)
+                core.api.call(
+                    Endpoint.SET_PIN,
+                    body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey)),
+                    token = core.requireToken(),
+                    read = RegistrationStartResponse::from,
+                )
             }
             val signature = core.keys.signWithPinKey(alias, core.message(Ceremony.REGISTRATION, start.registrationId, start.challengeBytes))
-            core.api.call(Endpoint.VERIFY_REGISTRATION, start.registrationId, VerifyRegistrationRequest(Base64Url.encode(signature)), core.requireToken(),
-                          RegistrationResponse::from)
+            core.api.call(
+                Endpoint.VERIFY_REGISTRATION,
+                start.registrationId,
+                VerifyRegistrationRequest(Base64Url.encode(signature)),
+                core.requireToken(),
+                RegistrationResponse::from,
+            )
             core.records.pin = PinRecord(user.id, start.registrationId, alias)
         } catch (error: Throwable) {
             core.keys.delete(alias)

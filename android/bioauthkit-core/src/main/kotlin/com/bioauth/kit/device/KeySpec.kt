@@ -42,7 +42,7 @@ public data class KeySpec(
     }
 }
 
-/** The key specs per API level (seed 003): the one place they are decided. */
+/** The key specs per API level: the one place they are decided. */
 public object KeySpecs {
     /** `Build.VERSION_CODES.N`: `setInvalidatedByBiometricEnrollment`. */
     public const val API_INVALIDATED_BY_ENROLLMENT: Int = 24

@@ -33,7 +33,14 @@ internal class ApiClient(private val serverUrl: String, private val transport: H
 
     private suspend fun exchange(endpoint: Endpoint, id: String?, body: RequestBody?, token: String?): JSONObject {
         val answer = try {
-            blocking { transport.send(endpoint.method, URL(serverUrl.trimEnd('/') + endpoint.path(id)), body?.json()?.toString()?.toByteArray(Charsets.UTF_8), token) }
+            blocking {
+                transport.send(
+                    endpoint.method,
+                    URL(serverUrl.trimEnd('/') + endpoint.path(id)),
+                    body?.json()?.toString()?.toByteArray(Charsets.UTF_8),
+                    token,
+                )
+            }
         } catch (error: CancellationException) {
             throw error
         } catch (error: IOException) {
@@ -48,7 +55,13 @@ internal class ApiClient(private val serverUrl: String, private val transport: H
         }
         val error = parse(text)?.let { json -> try { ErrorResponse.from(json) } catch (_: JSONException) { null } }
             ?: throw BioAuthException(Code.TRANSPORT, "${endpoint.template} answered ${answer.status} without the contract's error")
-        val rejection = ServerRejection(answer.status, ServerErrorCode.of(error.code), error.code, error.message, answer.retryAfter?.trim()?.toIntOrNull())
+        val rejection = ServerRejection(
+            status = answer.status,
+            code = ServerErrorCode.of(error.code),
+            rawCode = error.code,
+            message = error.message,
+            retryAfterSeconds = answer.retryAfter?.trim()?.toIntOrNull(),
+        )
         throw BioAuthException(Code.SERVER, "${answer.status} ${error.code}", rejection)
     }
 

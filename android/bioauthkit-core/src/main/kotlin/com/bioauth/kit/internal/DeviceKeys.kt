@@ -44,7 +44,9 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
     /** Makes a P-256 key behind biometrics; returns its public key (SubjectPublicKeyInfo). */
     suspend fun createBiometricKey(alias: String): ByteArray {
         Availability.requireUsable(device, authenticators)
-        return generate { strongBox -> device.keyStore.generateSigningKey(KeySpecs.biometric(alias, KeySpec.Kind.SIGNING_P256, apiLevel, policy, strongBox)) }
+        return generate { strongBox ->
+            device.keyStore.generateSigningKey(KeySpecs.biometric(alias, KeySpec.Kind.SIGNING_P256, apiLevel, policy, strongBox))
+        }
     }
 
     /** Makes the AES-GCM key that keeps secrets behind biometrics. */

@@ -8,7 +8,7 @@ import com.bioauth.kit.protocol.Base64Url
 
 /**
  * Small secrets (the session token, the PIN) in app storage, AES-GCM-encrypted under one Keystore
- * key behind biometrics (seed 004). A key found invalidated or gone is deleted, with every secret
+ * key behind biometrics. A key found invalidated or gone is deleted, with every secret
  * it encrypted, and the next [seal] makes a new one (as biometric_storage does): an enrollment
  * change never breaks the vault for good.
  */

@@ -34,7 +34,9 @@ internal data class RegistrationStartResponse(val registrationId: String, val ch
     val challengeBytes: ByteArray get() = Base64Url.decode(challenge)!!
 
     companion object {
-        fun from(json: JSONObject) = RegistrationStartResponse(json.getString("registration_id"), json.base64url("challenge"), json.getString("expires_at"))
+        fun from(json: JSONObject) = RegistrationStartResponse(
+            json.getString("registration_id"), json.base64url("challenge"), json.getString("expires_at"),
+        )
     }
 }
 

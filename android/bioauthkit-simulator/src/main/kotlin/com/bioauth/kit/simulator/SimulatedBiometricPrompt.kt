@@ -135,13 +135,19 @@ public class SimulatedBiometricPrompt internal constructor(private val device: S
         shown += 1
         lastRequest = request
         val credentialAllowed = request.allowedAuthenticators and PlatformCodes.AUTHENTICATOR_DEVICE_CREDENTIAL != 0
-        if (!device.hasBiometricHardware && !credentialAllowed) return PromptOutcome.Failed(PlatformCodes.ERROR_HW_NOT_PRESENT, "no biometric hardware")
-        if (device.enrolledCount == 0 && !credentialAllowed) return PromptOutcome.Failed(PlatformCodes.ERROR_NO_BIOMETRICS, "no biometric enrolled")
+        if (!device.hasBiometricHardware && !credentialAllowed) {
+            return PromptOutcome.Failed(PlatformCodes.ERROR_HW_NOT_PRESENT, "no biometric hardware")
+        }
+        if (device.enrolledCount == 0 && !credentialAllowed) {
+            return PromptOutcome.Failed(PlatformCodes.ERROR_NO_BIOMETRICS, "no biometric enrolled")
+        }
         while (true) {
             if (lockedUntilCredential && !credentialAllowed) {
                 return PromptOutcome.Failed(PlatformCodes.ERROR_LOCKOUT_PERMANENT, "Too many attempts. Use screen lock instead.")
             }
-            if (clockMillis < lockedUntilMillis && !credentialAllowed) return PromptOutcome.Failed(PlatformCodes.ERROR_LOCKOUT, "Too many attempts. Try again later.")
+            if (clockMillis < lockedUntilMillis && !credentialAllowed) {
+                return PromptOutcome.Failed(PlatformCodes.ERROR_LOCKOUT, "Too many attempts. Try again later.")
+            }
             when (val answer = answers.removeFirstOrNull() ?: Answer.Cancel) {
                 Answer.Wait -> return null
                 Answer.Cancel -> return PromptOutcome.Failed(PlatformCodes.ERROR_USER_CANCELED, "Authentication canceled by user")

@@ -179,7 +179,8 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
         if (spec.authentication != null && !device.isDeviceSecure()) {
             throw KeystoreFailure(listOf(Kind.INVALID_ALGORITHM_PARAMETER, Kind.ILLEGAL_STATE))
         }
-        val biometricOnly = spec.authentication == Authentication.STRONG_BIOMETRIC_PER_USE || spec.authentication == Authentication.BIOMETRIC_PER_USE_LEGACY
+        val biometricOnly = spec.authentication == Authentication.STRONG_BIOMETRIC_PER_USE ||
+            spec.authentication == Authentication.BIOMETRIC_PER_USE_LEGACY
         if (biometricOnly && device.enrolledCount == 0) throw KeystoreFailure(listOf(Kind.INVALID_ALGORITHM_PARAMETER, Kind.ILLEGAL_STATE))
     }
 

@@ -1,0 +1,56 @@
+// Devices: the biometric and PIN keys set up in the mobile apps, renamed and removed here.
+
+import { loadActivity } from './activity.js';
+import { api } from './api.js';
+import { $ } from './dom.js';
+import { metaLine, timeElement } from './format.js';
+import { guarded } from './guarded.js';
+import { badge, emptyItem } from './items.js';
+import { managedItem } from './managed-item.js';
+import { clearLoadError, showLoadError } from './messages.js';
+
+export const loadDevices = guarded(async (current) => {
+  const errorEl = $('devices-error');
+  let data;
+  try {
+    data = await api('GET', '/v1/biometric/registrations');
+  } catch (e) {
+    if (current()) showLoadError(errorEl, e);
+    return;
+  }
+  if (!current()) return;
+  const registrations = data.registrations || [];
+  const list = $('device-list');
+  list.replaceChildren(...registrations.map((r) => deviceItem(r, errorEl)));
+  if (registrations.length === 0) {
+    list.append(emptyItem('No devices yet. Keys you set up in the BioAuth mobile app appear here.', 'device-empty'));
+  }
+  clearLoadError(errorEl);
+});
+
+// One device key's row.
+function deviceItem(r, errorEl) {
+  const kindWords = r.kind === 'pin' ? 'PIN key' : 'Biometric key';
+  const label = r.label || kindWords;
+  const meta = metaLine([
+    kindWords,
+    ['Added ', timeElement(r.created_at, false)],
+    r.last_used_at ? ['Last used ', timeElement(r.last_used_at, true)] : 'Never used',
+  ]);
+  const badges = r.status === 'pending' ? [badge('setup not finished', 'muted')] : [];
+  return managedItem({
+    kind: 'device', id: r.id, label, icon: r.kind === 'pin' ? 'pin' : 'biometric', badges, meta,
+    noun: r.kind === 'pin' ? 'the PIN key' : 'the device key', section: $('devices-section'), errorEl, statusEl: null,
+    rename: async (value) => {
+      await api('PATCH', `/v1/biometric/registrations/${encodeURIComponent(r.id)}`, { label: value });
+      await loadDevices();
+      loadActivity();
+    },
+    remove: async () => {
+      await api('DELETE', `/v1/biometric/registrations/${encodeURIComponent(r.id)}`);
+      await loadDevices();
+      loadActivity();
+    },
+    refresh: () => loadDevices(),
+  });
+}

@@ -1,0 +1,79 @@
+import BioAuthWebAuthn
+import Logging
+
+/// Every service of one server, built once from its configuration: the composition root. The
+/// routes, the purge, `bioauth admin` and the benchmark's probe all take their services from here.
+struct ServerServices: Sendable {
+    /// The account core every sign-in and credential change completes through.
+    let core: AccountCore
+    /// Recognising, listing and ending sessions.
+    let sessions: SessionService
+    /// Sign-up, password changes, the account's page of facts.
+    let accounts: AccountService
+    /// Password sign-in.
+    let passwordSignIn: PasswordSignInService
+    /// Device keys: registering, verifying, listing, revoking.
+    let registrations: RegistrationService
+    /// Biometric challenges and sign-in.
+    let biometrics: BiometricService
+    /// The PIN: setting it, signing in with it.
+    let pins: PINService
+    /// Passkeys: registering, listing, renaming, revoking.
+    let passkeys: PasskeyService
+    /// Passkey sign-in (also the proof behind a passkey re-authentication).
+    let passkeySignIn: PasskeySignInService
+    /// Step-up with the password, a biometric key or a passkey.
+    let reauthentication: ReauthenticationService
+    /// The account's activity.
+    let audit: AuditLog
+    /// The periodic purge of expired rows.
+    let housekeeping: Housekeeping
+    /// The operator's account actions (`bioauth admin`).
+    let administration: AccountAdministration
+
+    /// Builds every service over `database`.
+    ///
+    /// - Parameters:
+    ///   - pinKeys: The keys PIN hashes are made with (the current one also keys authentication
+    ///     challenges and passkey sign-in decoys).
+    ///   - hashing: The bound on password and PIN hashes every request shares.
+    ///   - challengeRate: This instance's count of authentication challenges per registration.
+    init(
+        configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, pinKeys: PINKeyRing,
+        relyingParty: RelyingParty, metrics: ServerMetrics, hashing: HashingBudget, challengeRate: ChallengeRateLimit, logger: Logger
+    ) {
+        let clock = DatabaseClock(flavor: database.flavor, time: time)
+        let core = AccountCore(database: database, lockouts: configuration.lockoutPolicy, sessions: configuration.sessionPolicy,
+                               clock: clock, time: time, metrics: metrics)
+        let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: hashing)
+        let check = PasswordCheck(hasher: hasher, core: core)
+        // Device keys remembered after their first use (they never change; each instance keeps its own).
+        let signingKeys = SigningKeyCache()
+        let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
+        let rpID = configuration.relyingPartyID
+        let ttl = configuration.challengeTTL
+        let registrations = RegistrationService(
+            database: database, time: time, stepUp: stepUp, relyingPartyID: rpID, challengeTTL: ttl,
+            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
+        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, core: core, challengeTTL: ttl, decoyKey: pinKeys.current)
+        self.core = core
+        self.sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
+        self.accounts = AccountService(database: database, check: check, stepUp: stepUp)
+        self.passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
+        self.registrations = registrations
+        self.biometrics = BiometricService(database: database, core: core, relyingPartyID: rpID, challengeTTL: ttl, challengeKeys: pinKeys,
+                                           signingKeys: signingKeys, challengeRate: challengeRate)
+        self.pins = PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, core: core,
+                               stepUp: stepUp, relyingPartyID: rpID, challengeKeys: pinKeys, signingKeys: signingKeys)
+        self.passkeys = PasskeyService(database: database, relyingParty: relyingParty, stepUp: stepUp, time: time, challengeTTL: ttl,
+                                       maxPasskeysPerUser: configuration.maxRegistrationsPerUser)
+        self.passkeySignIn = passkeySignIn
+        self.reauthentication = ReauthenticationService(database: database, check: check, passkeys: passkeySignIn, relyingPartyID: rpID,
+                                                        challengeKeys: pinKeys, signingKeys: signingKeys)
+        self.audit = AuditLog(database: database)
+        self.housekeeping = Housekeeping(database: database, time: time, clock: clock, challengeTTL: ttl, retention: configuration.expiredSessionRetention,
+                                         auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
+        self.administration = AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: time,
+                                                    oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
+    }
+}
