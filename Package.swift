@@ -9,7 +9,10 @@ import PackageDescription
 /// (Linux, Android, Windows) swift-crypto stands in for it. The server, its tools and the tests
 /// that need a running server are the package in `server/`.
 let cryptoWhereCryptoKitIsMissing: Target.Dependency = .product(
-    name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows]))
+    name: "Crypto",
+    package: "swift-crypto",
+    condition: .when(platforms: [.linux, .android, .windows])
+)
 
 let package = Package(
     name: "BioAuth",
@@ -20,7 +23,7 @@ let package = Package(
         .library(name: "BioAuthSimulator", targets: ["BioAuthSimulator"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
     ],
     targets: [
         // The wire contract every client and the server share: messages, encodings, limits.
@@ -28,8 +31,11 @@ let package = Package(
         // The client SDK.
         // Its privacy manifest: no tracking, no data collected by the SDK for itself (the app's own
         // server receives what the app signs in with), none of the APIs Apple asks a reason for.
-        .target(name: "BioAuthKit", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing],
-                resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "BioAuthKit",
+            dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
         // A software model of the phone's secure hardware, sensor, user and attacker.
         .target(name: "BioAuthSimulator", dependencies: ["BioAuthKit", cryptoWhereCryptoKitIsMissing]),
         .testTarget(name: "BioAuthProtocolTests", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),

@@ -1,5 +1,6 @@
 import BioAuthKit
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -41,7 +41,10 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
     var isInvalidated: Bool { state.withLock { $0.invalidated } }
 
     func recordMatch(generation: Int) {
-        state.withLock { $0.matchedGeneration = generation; $0.domainVisible = true }
+        state.withLock {
+            $0.matchedGeneration = generation
+            $0.domainVisible = true
+        }
     }
 
     func recordPasscode() {
@@ -93,7 +96,11 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
     /// `invalidate()`: also closes a prompt left up on this context.
     func invalidate() {
         let first = state.withLock { state in
-            defer { state.invalidated = true; state.matchedGeneration = nil; state.passcodeEntered = false }
+            defer {
+                state.invalidated = true
+                state.matchedGeneration = nil
+                state.passcodeEntered = false
+            }
             return !state.invalidated
         }
         if first { invalidation.signal() }

@@ -5,7 +5,11 @@ extension SimulatedDevice {
     /// The hardware's access check for a protected item or key: reuse an authenticated context,
     /// or prompt and let the scripted user answer. Called with the device state locked.
     static func authorize(
-        _ flagsValue: UInt?, context: SimulatedContext?, interactionNotAllowed: Bool, prompt: String?, state: inout DeviceState
+        _ flagsValue: UInt?,
+        context: SimulatedContext?,
+        interactionNotAllowed: Bool,
+        prompt: String?,
+        state: inout DeviceState
     ) -> KeychainStatus {
         let flags = AccessControlFlags(rawValue: flagsValue ?? 0)
         guard flags.involvesBiometry || flags.allowsPasscode else { return .success }
@@ -93,7 +97,10 @@ extension SimulatedDevice {
         if state.entitlementMissing { return .missingEntitlement }
         if query.accessibility == .whenPasscodeSetThisDeviceOnly, state.passcode == nil { return .authFailed }
         if let flags = query.accessControl, flags.involvesBiometry, !flags.allowsPasscode,
-           state.biometryKind == .none || state.enrolled.isEmpty { return .authFailed }
+            state.biometryKind == .none || state.enrolled.isEmpty
+        {
+            return .authFailed
+        }
         return .success
     }
 }

@@ -18,7 +18,9 @@ extension SimulatedDevice {
             guard state.items[id] == nil else { return .duplicateItem }
             state.items[id] = SimulatedItem(
                 accessibility: (query.accessibility ?? .whenUnlockedThisDeviceOnly).rawValue,
-                accessControl: query.accessControl?.rawValue, data: data)
+                accessControl: query.accessControl?.rawValue,
+                data: data
+            )
             return .success
         }
     }
@@ -30,8 +32,12 @@ extension SimulatedDevice {
             guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
             if let failure = item.invalidation { return (failure, nil) }
             let status = Self.authorize(
-                item.accessControl, context: query.authenticationContext as? SimulatedContext,
-                interactionNotAllowed: query.interactionNotAllowed, prompt: query.operationPrompt, state: &state)
+                item.accessControl,
+                context: query.authenticationContext as? SimulatedContext,
+                interactionNotAllowed: query.interactionNotAllowed,
+                prompt: query.operationPrompt,
+                state: &state
+            )
             guard status == .success else { return (status, nil) }
             return (.success, query.returnData ? item.data : nil)
         }

@@ -1,5 +1,6 @@
 @_spi(DeviceSeam) import BioAuthKit
 import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -19,16 +20,26 @@ extension SimulatedDevice {
             // errSecUnimplemented (-4, SecBase.h) stands in for whatever the platform answers.
             guard state.hasSecureEnclave || !query.secureEnclave else { return (KeychainStatus(rawValue: -4), nil) }
             guard query.itemClass == .key, query.secureEnclave,
-                  query.accessControl?.contains(.privateKeyUsage) == true else { return (.parameterError, nil) }
+                query.accessControl?.contains(.privateKeyUsage) == true
+            else { return (.parameterError, nil) }
             let id = ItemID(query)
             let key = P256.Signing.PrivateKey()
             // SecKeyCreateRandomKey with kSecAttrIsPermanent replaces nothing: a second key with
             // the same tag is simply added; BioAuthKit deletes first.
             state.items[id] = SimulatedItem(
                 accessibility: (query.accessibility ?? .whenUnlockedThisDeviceOnly).rawValue,
-                accessControl: query.accessControl?.rawValue, privateKey: key.rawRepresentation)
-            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt,
-                                            interactionNotAllowed: query.interactionNotAllowed))
+                accessControl: query.accessControl?.rawValue,
+                privateKey: key.rawRepresentation
+            )
+            return (
+                .success,
+                SimulatedKeyHandle(
+                    id: id,
+                    context: query.authenticationContext as? SimulatedContext,
+                    prompt: query.operationPrompt,
+                    interactionNotAllowed: query.interactionNotAllowed
+                )
+            )
         }
     }
 
@@ -38,8 +49,15 @@ extension SimulatedDevice {
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             let id = ItemID(query)
             guard state.items[id]?.privateKey != nil else { return (.itemNotFound, nil) }
-            return (.success, SimulatedKeyHandle(id: id, context: query.authenticationContext as? SimulatedContext, prompt: query.operationPrompt,
-                                            interactionNotAllowed: query.interactionNotAllowed))
+            return (
+                .success,
+                SimulatedKeyHandle(
+                    id: id,
+                    context: query.authenticationContext as? SimulatedContext,
+                    prompt: query.operationPrompt,
+                    interactionNotAllowed: query.interactionNotAllowed
+                )
+            )
         }
     }
 
@@ -79,12 +97,18 @@ extension SimulatedDevice {
         let answer: (status: KeychainStatus, signature: Data?) = state.withLock { state in
             guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }
             if let failure = item.invalidation { return (failure, nil) }
-            let status = Self.authorize(item.accessControl, context: handle.context, interactionNotAllowed: handle.interactionNotAllowed,
-                                        prompt: handle.prompt, state: &state)
+            let status = Self.authorize(
+                item.accessControl,
+                context: handle.context,
+                interactionNotAllowed: handle.interactionNotAllowed,
+                prompt: handle.prompt,
+                state: &state
+            )
             if status == Self.promptLeftUp { return (status, nil) }
             guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
             guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
-                  let signature = try? privateKey.signature(for: message) else { return (.parameterError, nil) }
+                let signature = try? privateKey.signature(for: message)
+            else { return (.parameterError, nil) }
             return (.success, signature.derRepresentation)
         }
         guard answer.status == Self.promptLeftUp else { return answer }

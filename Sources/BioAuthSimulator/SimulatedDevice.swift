@@ -69,7 +69,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// `evaluatedPolicyDomainState`: "the value returned by this property can change exceptionally
     /// between major OS versions even if the state of biometry has not changed".
     public func installOSUpdate() {
-        state.withLock { $0.domainState = DeviceState.randomState(); $0.stateHash = DeviceState.randomState() }
+        state.withLock {
+            $0.domainState = DeviceState.randomState()
+            $0.stateHash = DeviceState.randomState()
+        }
     }
 
     /// Changes the sensor (e.g. `.none` for a device without biometry).

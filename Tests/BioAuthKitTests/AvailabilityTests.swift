@@ -15,8 +15,10 @@ struct AvailabilityTests {
         return answer
     }
 
-    @Test("each sensor is named, and an enrolled one with a passcode and a Secure Enclave can be turned on",
-          arguments: [BiometryKind.faceID, .touchID, .opticID])
+    @Test(
+        "each sensor is named, and an enrolled one with a passcode and a Secure Enclave can be turned on",
+        arguments: [BiometryKind.faceID, .touchID, .opticID]
+    )
     func available(kind: BiometryKind) {
         #expect(availability(SimulatedDevice(biometry: kind)) == BiometricAvailability(biometry: kind, obstacle: nil))
     }

@@ -5,7 +5,12 @@ import Testing
 
 @Suite("Device keys: ES256 in the Secure Enclave, Ed25519 as a protected item")
 struct DeviceKeyTests {
-    private let message = SignedMessage(ceremony: .authentication, relyingPartyID: "bank.example", registrationID: "reg_x", challenge: Data(repeating: 7, count: 32))
+    private let message = SignedMessage(
+        ceremony: .authentication,
+        relyingPartyID: "bank.example",
+        registrationID: "reg_x",
+        challenge: Data(repeating: 7, count: 32)
+    )
 
     @Test("ES256: creating never prompts, signing prompts once, the DER signature verifies", arguments: [SignatureAlgorithm.es256, .ed25519])
     func signAndVerify(algorithm: SignatureAlgorithm) async throws {

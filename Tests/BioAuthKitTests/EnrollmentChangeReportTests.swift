@@ -1,7 +1,8 @@
-@testable @_spi(DeviceSeam) import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
+
+@testable @_spi(DeviceSeam) import BioAuthKit
 
 /// An enrollment change invalidates `.biometryCurrentSet` items (SecAccessControl.h); a device may
 /// delete them or keep them failing in any error domain. Each way is recognised, without a prompt

@@ -15,8 +15,14 @@ struct ErrorMappingTests {
 
     private func rawRead(_ fixture: DeviceFixture, interactionNotAllowed: Bool = false) -> KeychainStatus {
         let query = KeychainQuery(
-            itemClass: .genericPassword, service: "com.example.bank", account: "token", returnData: true,
-            authenticationContext: fixture.device.makeContext(), interactionNotAllowed: interactionNotAllowed, operationPrompt: "raw")
+            itemClass: .genericPassword,
+            service: "com.example.bank",
+            account: "token",
+            returnData: true,
+            authenticationContext: fixture.device.makeContext(),
+            interactionNotAllowed: interactionNotAllowed,
+            operationPrompt: "raw"
+        )
         return fixture.device.copyMatching(query).status
     }
 
@@ -69,8 +75,14 @@ struct ErrorMappingTests {
     @Test("duplicate add: -25299 (the vault replaces by delete + add instead)")
     func duplicateItem() async throws {
         let fixture = try await storedFixture()
-        let query = KeychainQuery(itemClass: .genericPassword, service: "com.example.bank", account: "token",
-                                  accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet, data: Data("x".utf8))
+        let query = KeychainQuery(
+            itemClass: .genericPassword,
+            service: "com.example.bank",
+            account: "token",
+            accessibility: .whenPasscodeSetThisDeviceOnly,
+            accessControl: .biometryCurrentSet,
+            data: Data("x".utf8)
+        )
         #expect(fixture.device.add(query) == KeychainStatus(rawValue: -25299))
     }
 
@@ -100,8 +112,14 @@ struct ErrorMappingTests {
         #expect(await caught { try await fixture.vault.store(DeviceFixture.secret, named: "token") } == .passcodeNotSet)
         #expect(await caught { try await fixture.keys.createKey(named: "k") } == .passcodeNotSet)
         // The hardware itself refuses, whatever the app checks first.
-        let query = KeychainQuery(itemClass: .genericPassword, service: "s", account: "a",
-                                  accessibility: .whenPasscodeSetThisDeviceOnly, accessControl: .biometryCurrentSet, data: Data("x".utf8))
+        let query = KeychainQuery(
+            itemClass: .genericPassword,
+            service: "s",
+            account: "a",
+            accessibility: .whenPasscodeSetThisDeviceOnly,
+            accessControl: .biometryCurrentSet,
+            data: Data("x".utf8)
+        )
         #expect(fixture.device.add(query) == KeychainStatus(rawValue: -25293))
     }
 

@@ -21,7 +21,9 @@ struct PrivacyManifestTests {
             return try FileManager.default.subpathsOfDirectory(atPath: path.path).filter { $0.hasSuffix(".swift") }
                 .map { try String(contentsOf: path.appendingPathComponent($0), encoding: .utf8) }
         }.joined()
-        for api in ["UserDefaults", "systemUptime", "mach_absolute_time", "creationDate", "modificationDate", "volumeAvailableCapacity", "activeInputModes"] {
+        for api in [
+            "UserDefaults", "systemUptime", "mach_absolute_time", "creationDate", "modificationDate", "volumeAvailableCapacity", "activeInputModes",
+        ] {
             #expect(!sources.contains(api), "the SDK calls \(api): declare its reason in PrivacyInfo.xcprivacy")
         }
     }

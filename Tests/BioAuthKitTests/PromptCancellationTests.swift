@@ -14,7 +14,10 @@ struct PromptCancellationTests {
         return device.openPromptCount == count
     }
 
-    @Test("cancelling the task of a signature closes its prompt, and the call ends with userCanceled", arguments: [SignatureAlgorithm.es256, .ed25519])
+    @Test(
+        "cancelling the task of a signature closes its prompt, and the call ends with userCanceled",
+        arguments: [SignatureAlgorithm.es256, .ed25519]
+    )
     func cancelSignature(algorithm: SignatureAlgorithm) async throws {
         let fixture = DeviceFixture()
         _ = try await fixture.keys.createKey(named: "k", algorithm: algorithm)

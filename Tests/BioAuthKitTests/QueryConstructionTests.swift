@@ -33,9 +33,12 @@ struct QueryConstructionTests {
         #expect(sequence == ["delete", "add", "delete", "add"])
     }
 
-    @Test("opt-in policies map to biometryAny and userPresence", arguments: [
-        (BiometricPolicy.anyBiometrics, AccessControlFlags.biometryAny), (.biometricsOrPasscode, .userPresence),
-    ])
+    @Test(
+        "opt-in policies map to biometryAny and userPresence",
+        arguments: [
+            (BiometricPolicy.anyBiometrics, AccessControlFlags.biometryAny), (.biometricsOrPasscode, .userPresence),
+        ]
+    )
     func optInPolicies(policy: BiometricPolicy, flags: AccessControlFlags) async throws {
         let spy = QuerySpy(device: SimulatedDevice())
         try await BiometricVault(service: "svc", backends: spy.backends).store(Data("1".utf8), named: "token", policy: policy)
@@ -55,7 +58,8 @@ struct QueryConstructionTests {
         #expect(copies.count == 3)
         #expect(copies[0].operationPrompt == "first" && copies[0].returnData && !copies[0].interactionNotAllowed)
         #expect(copies[1].operationPrompt == "second")
-        let first = try #require(copies[0].authenticationContext), second = try #require(copies[1].authenticationContext)
+        let first = try #require(copies[0].authenticationContext)
+        let second = try #require(copies[1].authenticationContext)
         #expect(first !== second)
         #expect(copies[2].interactionNotAllowed && !copies[2].returnData)
     }

@@ -1,7 +1,8 @@
-@_spi(DeviceSeam) @testable import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
+
+@_spi(DeviceSeam) @testable import BioAuthKit
 
 /// A Secure Enclave signature reports the user's answer in LocalAuthentication's (or
 /// CryptoTokenKit's) error domain, not as an OSStatus: the mapping goes by domain and code, so
@@ -10,8 +11,13 @@ import Testing
 struct SecureEnclaveErrorDomainTests {
     /// A fixture with an ES256 key, and the raw status of one signature with it.
     private func signRaw(_ fixture: DeviceFixture) async throws -> KeychainStatus {
-        let query = KeychainQuery(itemClass: .key, service: "com.example.bank.keys", account: "k",
-                                  authenticationContext: fixture.device.makeContext(), operationPrompt: "raw")
+        let query = KeychainQuery(
+            itemClass: .key,
+            service: "com.example.bank.keys",
+            account: "k",
+            authenticationContext: fixture.device.makeContext(),
+            operationPrompt: "raw"
+        )
         let (status, handle) = fixture.device.copyKey(query)
         #expect(status == .success)
         return fixture.device.createSignature(try #require(handle), message: Data("m".utf8)).status
@@ -52,24 +58,27 @@ struct SecureEnclaveErrorDomainTests {
         #expect(await caught { try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p") } == .biometryLockout)
     }
 
-    @Test("the same event is the same error whichever domain reports it", arguments: [
-        (KeychainStatus.userCanceled, BioAuthError.userCanceled),
-        (.localAuthentication(.userCancel), .userCanceled),
-        (.localAuthentication(.systemCancel), .userCanceled),
-        (.cryptoTokenKit(-4), .userCanceled),
-        (.authFailed, .authenticationFailed),
-        (.localAuthentication(.authenticationFailed), .authenticationFailed),
-        (.cryptoTokenKit(-5), .authenticationFailed),
-        (.localAuthentication(.biometryLockout), .biometryLockout),
-        (.itemNotFound, .itemNotFound),
-        (.cryptoTokenKit(-6), .itemNotFound),
-        (.cryptoTokenKit(-7), .itemNotFound),
-        (.interactionNotAllowed, .interactionNotAllowed),
-        (.localAuthentication(.notInteractive), .interactionNotAllowed),
-        (.cryptoTokenKit(-9), .interactionNotAllowed),
-        (.missingEntitlement, .missingEntitlement),
-        (.localAuthentication(.passcodeNotSet), .passcodeNotSet),
-    ])
+    @Test(
+        "the same event is the same error whichever domain reports it",
+        arguments: [
+            (KeychainStatus.userCanceled, BioAuthError.userCanceled),
+            (.localAuthentication(.userCancel), .userCanceled),
+            (.localAuthentication(.systemCancel), .userCanceled),
+            (.cryptoTokenKit(-4), .userCanceled),
+            (.authFailed, .authenticationFailed),
+            (.localAuthentication(.authenticationFailed), .authenticationFailed),
+            (.cryptoTokenKit(-5), .authenticationFailed),
+            (.localAuthentication(.biometryLockout), .biometryLockout),
+            (.itemNotFound, .itemNotFound),
+            (.cryptoTokenKit(-6), .itemNotFound),
+            (.cryptoTokenKit(-7), .itemNotFound),
+            (.interactionNotAllowed, .interactionNotAllowed),
+            (.localAuthentication(.notInteractive), .interactionNotAllowed),
+            (.cryptoTokenKit(-9), .interactionNotAllowed),
+            (.missingEntitlement, .missingEntitlement),
+            (.localAuthentication(.passcodeNotSet), .passcodeNotSet),
+        ]
+    )
     func mappingByDomainAndCode(status: KeychainStatus, error: BioAuthError) {
         #expect(StatusMapping.error(for: status) == error)
     }

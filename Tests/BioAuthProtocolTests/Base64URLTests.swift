@@ -18,10 +18,13 @@ struct Base64URLTests {
         }
     }
 
-    @Test("RFC 4648 §10 vectors, url-safe and unpadded", arguments: [
-        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"),
-        ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
-    ])
+    @Test(
+        "RFC 4648 §10 vectors, url-safe and unpadded",
+        arguments: [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ]
+    )
     func rfc4648(plain: String, encoded: String) {
         #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
         #expect(Base64URL.decode(encoded) == Data(plain.utf8))
@@ -40,15 +43,18 @@ struct Base64URLTests {
         }
     }
 
-    @Test("Non-canonical text is rejected", arguments: [
-        "Zg==", "Zg=", "Zm8=", "Zm9vYg==", "=", "====", "Zm9v====",  // padding
-        "+_8", "-/8", "+/8=", "Zm+v", "Zm/v",                         // standard-alphabet characters
-        " Zg", "Zg ", "Zm9v Yg", "Zm9v\nYg", "Zm9v\r\n", "\tZg",     // white space
-        "Z", "AAAAA", "Zm9vY", "Zm9vYmFyZ",                            // length % 4 == 1
-        "Zh", "Zm9", "Zm9vYh", "AB", "AAB",                            // non-zero unused trailing bits
-        "Zm\u{E9}8", "Zg\u{0}", "\u{FF3A}g", "Zm9v\u{200B}", "ZgAA\u{1F600}", // non-ASCII / NUL
-        "Zm.v", "Zm9v!", "Zm9v%3D",                                    // other punctuation
-    ])
+    @Test(
+        "Non-canonical text is rejected",
+        arguments: [
+            "Zg==", "Zg=", "Zm8=", "Zm9vYg==", "=", "====", "Zm9v====",  // padding
+            "+_8", "-/8", "+/8=", "Zm+v", "Zm/v",  // standard-alphabet characters
+            " Zg", "Zg ", "Zm9v Yg", "Zm9v\nYg", "Zm9v\r\n", "\tZg",  // white space
+            "Z", "AAAAA", "Zm9vY", "Zm9vYmFyZ",  // length % 4 == 1
+            "Zh", "Zm9", "Zm9vYh", "AB", "AAB",  // non-zero unused trailing bits
+            "Zm\u{E9}8", "Zg\u{0}", "\u{FF3A}g", "Zm9v\u{200B}", "ZgAA\u{1F600}",  // non-ASCII / NUL
+            "Zm.v", "Zm9v!", "Zm9v%3D",  // other punctuation
+        ]
+    )
     func rejects(_ text: String) {
         #expect(Base64URL.decode(text) == nil)
         #expect(Base64URLBytes(base64URL: text) == nil)
@@ -91,15 +97,19 @@ struct Base64URLTests {
         #expect(value.value.description == "-_-_AA")
     }
 
-    @Test("Base64URLBytes JSON decoding fails with DecodingError for non-canonical text", arguments: [
-        "Zg==", "+/8", "Zm9v Yg", "Z", "Zh", "Zm\\u00e98",
-    ])
+    @Test(
+        "Base64URLBytes JSON decoding fails with DecodingError for non-canonical text",
+        arguments: [
+            "Zg==", "+/8", "Zm9v Yg", "Z", "Zh", "Zm\\u00e98",
+        ]
+    )
     func jsonRejects(_ text: String) {
         let json = Data(#"{"value":"\#(text)"}"#.utf8)
         let error = #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Wrapper.self, from: json)
         }
-        if let error, case .dataCorrupted = error {} else {
+        if let error, case .dataCorrupted = error {
+        } else {
             Issue.record("expected DecodingError.dataCorrupted, got \(String(describing: error))")
         }
     }

@@ -1,6 +1,7 @@
 import BioAuthProtocol
 import Foundation
 import Testing
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -70,10 +71,13 @@ struct DevicePublicKeyTests {
         }
     }
 
-    @Test("P-256: well-shaped 65-byte points that are not valid keys are invalidKey", arguments: [
-        ("all-zero (the point at infinity is not a key)", Data([0x04] + [UInt8](repeating: 0, count: 64))),
-        ("coordinates >= p", Data([0x04] + [UInt8](repeating: 0xFF, count: 64))),
-    ])
+    @Test(
+        "P-256: well-shaped 65-byte points that are not valid keys are invalidKey",
+        arguments: [
+            ("all-zero (the point at infinity is not a key)", Data([0x04] + [UInt8](repeating: 0, count: 64))),
+            ("coordinates >= p", Data([0x04] + [UInt8](repeating: 0xFF, count: 64))),
+        ]
+    )
     func p256InvalidPoints(_ label: String, bytes: Data) {
         #expect(throws: DevicePublicKey.ParseError.invalidKey, "\(label)") {
             try DevicePublicKey(algorithm: .es256, bytes: bytes)
@@ -88,15 +92,20 @@ struct DevicePublicKeyTests {
             try DevicePublicKey(algorithm: .es256, bytes: compressed)
         }
         // Also wrapped in an SPKI (a 58-byte BIT STRING form we never accept).
-        let wrapped = Data([0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
-                            0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x22, 0x00]) + compressed
+        let wrapped =
+            Data([
+                0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+                0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x22, 0x00,
+            ]) + compressed
         #expect(throws: DevicePublicKey.ParseError.unrecognisedEncoding) {
             try DevicePublicKey(algorithm: .es256, bytes: wrapped)
         }
     }
 
-    @Test("P-256: 65 bytes with another leading byte (compressed/hybrid tag) are rejected",
-          arguments: [0x00, 0x02, 0x03, 0x05, 0x06, 0x07] as [UInt8])
+    @Test(
+        "P-256: 65 bytes with another leading byte (compressed/hybrid tag) are rejected",
+        arguments: [0x00, 0x02, 0x03, 0x05, 0x06, 0x07] as [UInt8]
+    )
     func p256WrongPrefix(_ prefix: UInt8) throws {
         var bytes = try Self.fixedP256().publicKey.x963Representation
         bytes[0] = prefix
@@ -229,21 +238,24 @@ struct DevicePublicKeyTests {
         #expect(!key.isValidSignature(signature, for: Data("m".utf8)))
     }
 
-    @Test("Ed25519: every small-order and non-canonical encoding is invalidKey", arguments: [
-        "0000000000000000000000000000000000000000000000000000000000000000",
-        "0000000000000000000000000000000000000000000000000000000000000080",
-        "0100000000000000000000000000000000000000000000000000000000000000",
-        "0100000000000000000000000000000000000000000000000000000000000080",
-        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
-        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
-        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
-        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-        "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-        "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-    ])
+    @Test(
+        "Ed25519: every small-order and non-canonical encoding is invalidKey",
+        arguments: [
+            "0000000000000000000000000000000000000000000000000000000000000000",
+            "0000000000000000000000000000000000000000000000000000000000000080",
+            "0100000000000000000000000000000000000000000000000000000000000000",
+            "0100000000000000000000000000000000000000000000000000000000000080",
+            "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+            "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+            "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+            "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+            "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+            "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+            "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+            "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+            "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        ]
+    )
     func ed25519SmallOrderOrNonCanonical(hex: String) {
         let bytes = Data(stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! })
         #expect(throws: DevicePublicKey.ParseError.invalidKey) {

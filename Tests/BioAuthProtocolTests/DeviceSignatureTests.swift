@@ -1,6 +1,8 @@
-@testable import BioAuthProtocol
 import Foundation
 import Testing
+
+@testable import BioAuthProtocol
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -68,8 +70,10 @@ struct DeviceSignatureTests {
     static let highBit = [0x80] + [UInt8](repeating: 0, count: 31)
     static let orderMinusOne = subtract(order, one)
 
-    @Test("derEncoding(ofRawES256:) gives minimal INTEGERs and round-trips through the parser",
-          arguments: DeviceSignatureTests.shapes())
+    @Test(
+        "derEncoding(ofRawES256:) gives minimal INTEGERs and round-trips through the parser",
+        arguments: DeviceSignatureTests.shapes()
+    )
     func derEncodingShapes(_ shape: Shape) throws {
         let (r, s, rLength, sLength) = (shape.r, shape.s, shape.rLength, shape.sLength)
         let der = [UInt8](DeviceSignature.derEncoding(ofRawES256: Data(r + s)))
@@ -88,15 +92,17 @@ struct DeviceSignatureTests {
     }
 
     static func shapes() -> [Shape] {
-        let one = Self.one, highBit = Self.highBit, orderMinusOne = Self.orderMinusOne
+        let one = Self.one
+        let highBit = Self.highBit
+        let orderMinusOne = Self.orderMinusOne
         let tuples: [([UInt8], [UInt8], Int, Int)] = [
             (one, one, 1, 1),
-            (highBit, one, 33, 1),                                                     // r needs a 0x00 pad
+            (highBit, one, 33, 1),  // r needs a 0x00 pad
             (one, highBit, 1, 33),
-            ([0, 0] + [0x01] + [UInt8](repeating: 0xAB, count: 29), one, 30, 1),       // leading zero bytes stripped
-            ([0] + [0x80] + [UInt8](repeating: 0x11, count: 30), orderMinusOne, 32, 33), // strip, then pad again
+            ([0, 0] + [0x01] + [UInt8](repeating: 0xAB, count: 29), one, 30, 1),  // leading zero bytes stripped
+            ([0] + [0x80] + [UInt8](repeating: 0x11, count: 30), orderMinusOne, 32, 33),  // strip, then pad again
             ([0] + [0x7F] + [UInt8](repeating: 0xFF, count: 30), [UInt8](repeating: 0x7F, count: 32), 31, 32),
-            (orderMinusOne, orderMinusOne, 33, 33),                                    // the largest: 72 bytes
+            (orderMinusOne, orderMinusOne, 33, 33),  // the largest: 72 bytes
             ([UInt8](repeating: 0, count: 31) + [0x80], [UInt8](repeating: 0, count: 31) + [0x7F], 2, 1),
         ]
         return tuples.map { Shape(r: $0.0, s: $0.1, rLength: $0.2, sLength: $0.3) }
@@ -104,7 +110,8 @@ struct DeviceSignatureTests {
 
     @Test("derEncoding(ofRawES256:) round-trips random keys' signatures and random scalars")
     func derEncodingRandom() throws {
-        var highBitSeen = false, shortSeen = false
+        var highBitSeen = false
+        var shortSeen = false
         for _ in 0..<200 {
             let raw = try P256.Signing.PrivateKey().signature(for: Self.message).rawRepresentation
             let der = DeviceSignature.derEncoding(ofRawES256: raw)
@@ -114,7 +121,8 @@ struct DeviceSignatureTests {
         }
         // Random in-range scalars, forced to have leading zero bytes some of the time.
         for zeros in 0..<32 {
-            var r = randomBytes(32), s = randomBytes(32)
+            var r = randomBytes(32)
+            var s = randomBytes(32)
             r[0] &= 0x7F  // keep below n
             s[0] &= 0x7F
             for index in 0..<zeros { r[index] = 0 }
@@ -139,7 +147,7 @@ struct DeviceSignatureTests {
     // MARK: ES256 rejected
 
     static let goodR: [UInt8] = [0x00, 0x80] + [UInt8](repeating: 0x22, count: 31)  // 33 bytes, needed pad
-    static let goodS: [UInt8] = [0x7F] + [UInt8](repeating: 0x33, count: 31)        // 32 bytes
+    static let goodS: [UInt8] = [0x7F] + [UInt8](repeating: 0x33, count: 31)  // 32 bytes
     static let good = [UInt8](der(r: goodR, s: goodS))
 
     @Test("The base signature for the mutations below is itself accepted")
@@ -149,7 +157,10 @@ struct DeviceSignatureTests {
 
     /// Malformed ES256 signatures, each with a label.
     static func malformed() -> [(String, [UInt8])] {
-        let good = Self.good, goodR = Self.goodR, goodS = Self.goodS, order = Self.order
+        let good = Self.good
+        let goodR = Self.goodR
+        let goodS = Self.goodS
+        let order = Self.order
         var cases: [(String, [UInt8])] = []
         func add(_ label: String, _ bytes: [UInt8]) { cases.append((label, bytes)) }
 
@@ -171,8 +182,10 @@ struct DeviceSignatureTests {
         add("s = 2^256 - 1", [UInt8](der(r: goodR, s: [0x00] + [UInt8](repeating: 0xFF, count: 32))))
         add("r of 33 bytes without a 00 pad", [UInt8](der(r: [0x01] + [UInt8](repeating: 0, count: 32), s: [0x01])))
         add("trailing byte", good + [0x00])
-        add("extra INTEGER inside the SEQUENCE",
-            [0x30, 0x09, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01])
+        add(
+            "extra INTEGER inside the SEQUENCE",
+            [0x30, 0x09, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]
+        )
         add("wrong outer tag (SET)", [0x31] + Array(good.dropFirst()))
         add("SEQUENCE tag without the constructed bit (0x10)", [0x10] + Array(good.dropFirst()))
         add("wrong r tag (BIT STRING)", [0x30, good[1], 0x03] + Array(good.dropFirst(3)))
@@ -271,4 +284,3 @@ struct DeviceSignatureTests {
         #expect(throws: DeviceSignature.EncodingError.self) { try DeviceSignature(algorithm: .es256, bytes: padded) }
     }
 }
-

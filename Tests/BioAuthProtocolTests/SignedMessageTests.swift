@@ -15,8 +15,13 @@ struct SignedMessageTests {
     @Test("Exact layout of a hand-built registration message")
     func exactLayout() throws {
         let message = SignedMessage(
-            ceremony: .registration, relyingPartyID: "ab", registrationID: "reg_1", challenge: Data([0xAA, 0xBB, 0xCC]))
-        let expected: [UInt8] = Self.tagBytes
+            ceremony: .registration,
+            relyingPartyID: "ab",
+            registrationID: "reg_1",
+            challenge: Data([0xAA, 0xBB, 0xCC])
+        )
+        let expected: [UInt8] =
+            Self.tagBytes
             + [0x01]
             + [0x00, 0x02] + Array("ab".utf8)
             + [0x00, 0x05] + Array("reg_1".utf8)
@@ -35,8 +40,14 @@ struct SignedMessageTests {
     func bigEndianLengths() throws {
         let challenge = Data(randomBytes(258))
         let rpID = String(repeating: "r", count: 0x0123)
-        let bytes = [UInt8](try SignedMessage(
-            ceremony: .authentication, relyingPartyID: rpID, registrationID: "x", challenge: challenge).encoded())
+        let bytes = [UInt8](
+            try SignedMessage(
+                ceremony: .authentication,
+                relyingPartyID: rpID,
+                registrationID: "x",
+                challenge: challenge
+            ).encoded()
+        )
         #expect(bytes[12] == 0x01 && bytes[13] == 0x23)
         let regOffset = 14 + 0x0123
         #expect(bytes[regOffset] == 0x00 && bytes[regOffset + 1] == 0x01 && bytes[regOffset + 2] == UInt8(ascii: "x"))
@@ -49,17 +60,29 @@ struct SignedMessageTests {
     @Test("The documented first vector's message, byte for byte")
     func documentedMessage() throws {
         let bytes = try SignedMessage(
-            ceremony: .registration, relyingPartyID: "bank.example",
-            registrationID: "reg_0123456789abcdef0123456789abcdef", challenge: Data(0..<32)).encoded()
-        #expect(bytes.hex == "42494f415554482d56310001000c62616e6b2e6578616d706c6500247265675f30313233343536373839616263646566303132333435363738396162636465660020000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
+            ceremony: .registration,
+            relyingPartyID: "bank.example",
+            registrationID: "reg_0123456789abcdef0123456789abcdef",
+            challenge: Data(0..<32)
+        ).encoded()
+        #expect(
+            bytes.hex
+                == "42494f415554482d56310001000c62616e6b2e6578616d706c6500247265675f30313233343536373839616263646566303132333435363738396162636465660020000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+        )
     }
 
     @Test("Lengths count UTF-8 bytes, not characters")
     func utf8Length() throws {
         let rpID = "b\u{E4}nk.example"  // "bänk.example": 12 characters, 13 UTF-8 bytes
         #expect(rpID.count == 12)
-        let bytes = [UInt8](try SignedMessage(
-            ceremony: .authentication, relyingPartyID: rpID, registrationID: "r", challenge: Data()).encoded())
+        let bytes = [UInt8](
+            try SignedMessage(
+                ceremony: .authentication,
+                relyingPartyID: rpID,
+                registrationID: "r",
+                challenge: Data()
+            ).encoded()
+        )
         #expect(bytes[12] == 0x00 && bytes[13] == 13)
         #expect(Array(bytes[14..<27]) == Array(rpID.utf8))
         #expect(Array(bytes[14..<27]) == [0x62, 0xC3, 0xA4, 0x6E, 0x6B, 0x2E, 0x65, 0x78, 0x61, 0x6D, 0x70, 0x6C, 0x65])
@@ -67,8 +90,14 @@ struct SignedMessageTests {
         // A 4-byte scalar and a multi-scalar grapheme: 1 character, many bytes.
         let emoji = "\u{1F469}\u{200D}\u{1F4BB}"  // woman technologist: 1 Character, 11 UTF-8 bytes
         #expect(emoji.count == 1)
-        let emojiBytes = [UInt8](try SignedMessage(
-            ceremony: .authentication, relyingPartyID: emoji, registrationID: "", challenge: Data()).encoded())
+        let emojiBytes = [UInt8](
+            try SignedMessage(
+                ceremony: .authentication,
+                relyingPartyID: emoji,
+                registrationID: "",
+                challenge: Data()
+            ).encoded()
+        )
         #expect(emojiBytes[12] == 0x00 && emojiBytes[13] == 11)
     }
 
@@ -82,8 +111,10 @@ struct SignedMessageTests {
         #expect(b[13] == 14)
     }
 
-    @Test("A field of 65,535 bytes is accepted; 65,536 throws FieldTooLong naming the field",
-          arguments: ["rp_id", "registration_id", "challenge"])
+    @Test(
+        "A field of 65,535 bytes is accepted; 65,536 throws FieldTooLong naming the field",
+        arguments: ["rp_id", "registration_id", "challenge"]
+    )
     func fieldTooLong(field: String) throws {
         func message(length: Int) -> SignedMessage {
             let text = String(repeating: "a", count: length)
@@ -91,7 +122,8 @@ struct SignedMessageTests {
                 ceremony: .registration,
                 relyingPartyID: field == "rp_id" ? text : "rp",
                 registrationID: field == "registration_id" ? text : "reg",
-                challenge: field == "challenge" ? Data(count: length) : Data(count: 32))
+                challenge: field == "challenge" ? Data(count: length) : Data(count: 32)
+            )
         }
         let longest = try message(length: 65_535).encoded()
         #expect(longest.contains(0xFF))
@@ -110,19 +142,30 @@ struct SignedMessageTests {
         #expect(error?.field == "rp_id")
     }
 
-    @Test("Injective: moving bytes between neighbouring fields changes the message", arguments: [
-        // (rp_id, registration_id, challenge) pairs whose plain concatenations are equal
-        (("ab", "c", [UInt8]()), ("a", "bc", [UInt8]())),
-        (("", "abc", [UInt8]()), ("abc", "", [UInt8]())),
-        (("rp", "reg_1", [0x01]), ("rp", "reg_", Array("1".utf8) + [0x01])),
-        (("rp", "", [0x72, 0x65]), ("rp", "re", [UInt8]())),
-        (("a\u{0}\u{1}b", "", [UInt8]()), ("a", "b", [UInt8]())),  // a field that imitates a length prefix
-    ])
+    @Test(
+        "Injective: moving bytes between neighbouring fields changes the message",
+        arguments: [
+            // (rp_id, registration_id, challenge) pairs whose plain concatenations are equal
+            (("ab", "c", [UInt8]()), ("a", "bc", [UInt8]())),
+            (("", "abc", [UInt8]()), ("abc", "", [UInt8]())),
+            (("rp", "reg_1", [0x01]), ("rp", "reg_", Array("1".utf8) + [0x01])),
+            (("rp", "", [0x72, 0x65]), ("rp", "re", [UInt8]())),
+            (("a\u{0}\u{1}b", "", [UInt8]()), ("a", "b", [UInt8]())),  // a field that imitates a length prefix
+        ]
+    )
     func injective(first: (String, String, [UInt8]), second: (String, String, [UInt8])) throws {
-        let a = try SignedMessage(ceremony: .authentication, relyingPartyID: first.0, registrationID: first.1,
-                                  challenge: Data(first.2)).encoded()
-        let b = try SignedMessage(ceremony: .authentication, relyingPartyID: second.0, registrationID: second.1,
-                                  challenge: Data(second.2)).encoded()
+        let a = try SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: first.0,
+            registrationID: first.1,
+            challenge: Data(first.2)
+        ).encoded()
+        let b = try SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: second.0,
+            registrationID: second.1,
+            challenge: Data(second.2)
+        ).encoded()
         #expect(a != b)
     }
 
@@ -130,9 +173,17 @@ struct SignedMessageTests {
     func ceremonyDiffers() throws {
         let challenge = Data(randomBytes(32))
         let registration = try SignedMessage(
-            ceremony: .registration, relyingPartyID: "bank.example", registrationID: "reg_x", challenge: challenge).encoded()
+            ceremony: .registration,
+            relyingPartyID: "bank.example",
+            registrationID: "reg_x",
+            challenge: challenge
+        ).encoded()
         let authentication = try SignedMessage(
-            ceremony: .authentication, relyingPartyID: "bank.example", registrationID: "reg_x", challenge: challenge).encoded()
+            ceremony: .authentication,
+            relyingPartyID: "bank.example",
+            registrationID: "reg_x",
+            challenge: challenge
+        ).encoded()
         #expect(registration != authentication)
         #expect(registration.count == authentication.count)
         let differing = zip(registration, authentication).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)

@@ -1,6 +1,7 @@
-@testable import BioAuthProtocol
 import Foundation
 import Testing
+
+@testable import BioAuthProtocol
 
 @Suite("WireJSON: RFC 3339 times and snake_case bodies")
 struct WireJSONTests {
@@ -54,13 +55,16 @@ struct WireJSONTests {
         #expect(!text.contains("+"))
     }
 
-    @Test("Parses times with and without fractional seconds", arguments: [
-        ("2026-11-21T20:18:25Z", 0.0),
-        ("2026-11-21T20:18:25.000Z", 0.0),
-        ("2026-11-21T20:18:25.125Z", 0.125),
-        ("2026-11-21T20:18:25.5Z", 0.5),
-        ("2026-11-21T20:18:25.123Z", 0.123),
-    ])
+    @Test(
+        "Parses times with and without fractional seconds",
+        arguments: [
+            ("2026-11-21T20:18:25Z", 0.0),
+            ("2026-11-21T20:18:25.000Z", 0.0),
+            ("2026-11-21T20:18:25.125Z", 0.125),
+            ("2026-11-21T20:18:25.5Z", 0.5),
+            ("2026-11-21T20:18:25.123Z", 0.123),
+        ]
+    )
     func parse(_ text: String, fraction: Double) throws {
         let date = try #require(WireJSON.parseTimestamp(text))
         #expect(abs(date.timeIntervalSince1970 - (Self.exampleSeconds + fraction)) < 0.0005)
@@ -80,21 +84,27 @@ struct WireJSONTests {
         }
     }
 
-    @Test("Text outside the canonical form is left to the format style", arguments: [
-        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T20:60:00Z", "2026-11-21T20:18:60Z",
-        "1582-10-15T00:00:00Z", "2026-11-21t20:18:25Z", "2026-11-21T20:18:25.Z", "2026-11-21T20:18:25.1234567890Z",
-        "+2026-11-21T20:18:25Z", "2026-11-21T20:18:25.12a3Z", "２０２６-11-21T20:18:25Z",
-    ])
+    @Test(
+        "Text outside the canonical form is left to the format style",
+        arguments: [
+            "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T20:60:00Z", "2026-11-21T20:18:60Z",
+            "1582-10-15T00:00:00Z", "2026-11-21t20:18:25Z", "2026-11-21T20:18:25.Z", "2026-11-21T20:18:25.1234567890Z",
+            "+2026-11-21T20:18:25Z", "2026-11-21T20:18:25.12a3Z", "２０２６-11-21T20:18:25Z",
+        ]
+    )
     func nonCanonical(_ text: String) {
         #expect(WireJSON.parseCanonicalTimestamp(text) == nil)
         #expect(WireJSON.parseTimestamp(text) == WireJSON.parseTimestampWithFormatStyle(text))
     }
 
-    @Test("Rejects text that is not an RFC 3339 time", arguments: [
-        "", "yesterday", "1795292305", "2026-11-21", "2026-11-21T20:18:25", "2026-11-21 20:18:25Z",
-        "2026-11-21T21:18:25+01:00",  // the contract's times are UTC ("Z") only
-        "2026-11-21T20:18:25.Z", "2026-11-21T20:18:25.1234567890Z",
-    ])
+    @Test(
+        "Rejects text that is not an RFC 3339 time",
+        arguments: [
+            "", "yesterday", "1795292305", "2026-11-21", "2026-11-21T20:18:25", "2026-11-21 20:18:25Z",
+            "2026-11-21T21:18:25+01:00",  // the contract's times are UTC ("Z") only
+            "2026-11-21T20:18:25.Z", "2026-11-21T20:18:25.1234567890Z",
+        ]
+    )
     func parseRejects(_ text: String) {
         #expect(WireJSON.parseTimestamp(text) == nil)
     }
@@ -125,16 +135,23 @@ struct WireJSONTests {
 
     // MARK: Bodies
 
-    static let user = User(id: "usr_0123456789abcdef0123456789abcdef", username: "alice",
-                           createdAt: Date(timeIntervalSince1970: exampleSeconds - 86_400.5))
+    static let user = User(
+        id: "usr_0123456789abcdef0123456789abcdef",
+        username: "alice",
+        createdAt: Date(timeIntervalSince1970: exampleSeconds - 86_400.5)
+    )
     static let session = Session(
         id: "ses_0123456789abcdef0123456789abcdef",
         userID: user.id,
         createdAt: Date(timeIntervalSince1970: exampleSeconds),
         expiresAt: Date(timeIntervalSince1970: exampleSeconds + 3_600.125),
-        authentication: .init(method: .biometric, registrationID: "reg_0123456789abcdef0123456789abcdef"))
+        authentication: .init(method: .biometric, registrationID: "reg_0123456789abcdef0123456789abcdef")
+    )
     static let signIn = SignInResponse(
-        sessionToken: "bat_" + Base64URL.encode([UInt8](repeating: 0xAB, count: 32)), session: session, user: user)
+        sessionToken: "bat_" + Base64URL.encode([UInt8](repeating: 0xAB, count: 32)),
+        session: session,
+        user: user
+    )
 
     static func object(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -177,11 +194,13 @@ struct WireJSONTests {
 
     @Test("A contract-style SignInResponse with second-precision times decodes")
     func signInFromContractJSON() throws {
-        let json = Data("""
-        {"session_token":"bat_x","session":{"id":"ses_1","user_id":"usr_1","created_at":"2026-11-21T20:18:25Z",
-        "expires_at":"2026-11-21T21:18:25.123Z","authentication":{"method":"password"},"authenticated_at":"2026-11-21T20:18:25Z"},
-        "user":{"id":"usr_1","username":"alice","created_at":"2026-11-21T20:18:25.000Z"}}
-        """.utf8)
+        let json = Data(
+            """
+            {"session_token":"bat_x","session":{"id":"ses_1","user_id":"usr_1","created_at":"2026-11-21T20:18:25Z",
+            "expires_at":"2026-11-21T21:18:25.123Z","authentication":{"method":"password"},"authenticated_at":"2026-11-21T20:18:25Z"},
+            "user":{"id":"usr_1","username":"alice","created_at":"2026-11-21T20:18:25.000Z"}}
+            """.utf8
+        )
         let response = try WireJSON.makeDecoder().decode(SignInResponse.self, from: json)
         #expect(response.sessionToken == "bat_x")
         #expect(response.session.userID == "usr_1")
@@ -203,8 +222,13 @@ struct WireJSONTests {
     @Test("Registration.lastUsedAt == nil omits last_used_at; a value includes it")
     func registrationLastUsedAt() throws {
         var registration = Registration(
-            id: "reg_0123456789abcdef0123456789abcdef", algorithm: .es256, label: "", status: .pending,
-            createdAt: Date(timeIntervalSince1970: Self.exampleSeconds), lastUsedAt: nil)
+            id: "reg_0123456789abcdef0123456789abcdef",
+            algorithm: .es256,
+            label: "",
+            status: .pending,
+            createdAt: Date(timeIntervalSince1970: Self.exampleSeconds),
+            lastUsedAt: nil
+        )
         let withoutData = try WireJSON.makeEncoder().encode(registration)
         let without = try Self.object(withoutData)
         #expect(Set(without.keys) == ["id", "kind", "algorithm", "label", "status", "created_at"])

@@ -20,7 +20,9 @@ final class AppleAuthenticationContext: AuthenticationContext, @unchecked Sendab
         let context = self.context
         return await withCheckedContinuation { (continuation: CheckedContinuation<LAErrorCode?, Never>) in
             context.evaluatePolicy(laPolicy, localizedReason: localizedReason) { success, error in
-                continuation.resume(returning: success ? nil : LAErrorCode(rawValue: (error as NSError?)?.code ?? LAErrorCode.authenticationFailed.rawValue))
+                continuation.resume(
+                    returning: success ? nil : LAErrorCode(rawValue: (error as NSError?)?.code ?? LAErrorCode.authenticationFailed.rawValue)
+                )
             }
         }
     }

@@ -17,8 +17,11 @@ enum AppleQuery {
     /// `SecAccessControlCreateWithFlags(accessibility, flags)`.
     static func accessControl(_ query: KeychainQuery, _ flags: AccessControlFlags) -> SecAccessControl? {
         SecAccessControlCreateWithFlags(
-            nil, accessibility(query.accessibility ?? .whenPasscodeSetThisDeviceOnly),
-            SecAccessControlCreateFlags(rawValue: CFOptionFlags(flags.rawValue)), nil)
+            nil,
+            accessibility(query.accessibility ?? .whenPasscodeSetThisDeviceOnly),
+            SecAccessControlCreateFlags(rawValue: CFOptionFlags(flags.rawValue)),
+            nil
+        )
     }
 
     /// The dictionary for `SecItemAdd` / `SecItemCopyMatching` / `SecItemDelete`, or `nil` when

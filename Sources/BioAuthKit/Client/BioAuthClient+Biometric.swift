@@ -15,7 +15,11 @@ extension BioAuthClient {
     ///   ``BioAuthError/biometryNotEnrolled``, ``BioAuthError/userCanceled``, …) or the server's
     ///   (`reauthentication_required` when no way to re-authenticate was given or possible).
     @discardableResult
-    public func enableBiometricSignIn(label: String? = nil, prompt: String, reauthentication: Reauthentication? = nil) async throws(BioAuthError) -> Registration {
+    public func enableBiometricSignIn(
+        label: String? = nil,
+        prompt: String,
+        reauthentication: Reauthentication? = nil
+    ) async throws(BioAuthError) -> Registration {
         let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = enrollment
@@ -29,19 +33,35 @@ extension BioAuthClient {
                 try await api.call(
                     .startRegistration,
                     body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
-                    token: try requireToken(), as: RegistrationStartResponse.self)
+                    token: try requireToken(),
+                    as: RegistrationStartResponse.self
+                )
             }
             registrationID = start.registrationID
-            let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
-                                        registrationID: start.registrationID, challenge: start.challenge.data)
+            let message = SignedMessage(
+                ceremony: .registration,
+                relyingPartyID: configuration.relyingPartyID,
+                registrationID: start.registrationID,
+                challenge: start.challenge.data
+            )
             let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: prompt)
             registration = try await api.call(
-                .verifyRegistration, id: start.registrationID,
-                body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self).registration
+                .verifyRegistration,
+                id: start.registrationID,
+                body: VerifyRegistrationRequest(signature: signature),
+                token: try requireToken(),
+                as: RegistrationResponse.self
+            ).registration
             try records.save(
-                EnrollmentRecord(userID: user.id, username: user.username, registrationID: start.registrationID, algorithm: key.algorithm,
-                                 keyName: keyName),
-                Self.enrollmentRecord)
+                EnrollmentRecord(
+                    userID: user.id,
+                    username: user.username,
+                    registrationID: start.registrationID,
+                    algorithm: key.algorithm,
+                    keyName: keyName
+                ),
+                Self.enrollmentRecord
+            )
         } catch {
             // Leave no orphan on either side; the previous registration is untouched.
             await keys.deleteKey(named: keyName)
@@ -96,14 +116,21 @@ extension BioAuthClient {
         let challenge: ChallengeResponse
         do {
             challenge = try await api.call(
-                .createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID), as: ChallengeResponse.self)
-        } catch where error.serverCode == .registrationNotFound {
+                .createChallenge,
+                body: CreateChallengeRequest(registrationID: record.registrationID),
+                as: ChallengeResponse.self
+            )
+        } catch  where error.serverCode == .registrationNotFound {
             await removeLocalRegistration()
             lastReconciliation = .localRegistrationRemoved(registrationID: record.registrationID)
             throw error
         }
-        let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
-                                    registrationID: record.registrationID, challenge: challenge.challenge.data)
+        let message = SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: configuration.relyingPartyID,
+            registrationID: record.registrationID,
+            challenge: challenge.challenge.data
+        )
         let signature: Data
         do {
             signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
@@ -114,8 +141,13 @@ extension BioAuthClient {
         }
         let answer = try await api.call(
             .signInWithBiometric,
-            body: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature, sessionDurationMinutes: configuration.sessionDurationMinutes),
-            as: SignInResponse.self)
+            body: BiometricSignInRequest(
+                challengeID: challenge.challengeID,
+                signature: signature,
+                sessionDurationMinutes: configuration.sessionDurationMinutes
+            ),
+            as: SignInResponse.self
+        )
         let signedIn = await adopt(answer)
         try? await storeSession(token: answer.sessionToken, registrationID: record.registrationID)
         return signedIn
@@ -134,7 +166,7 @@ extension BioAuthClient {
             let answer = try await api.call(.getCurrentSession, token: stored.sessionToken, as: CurrentSessionResponse.self)
             current = Current(token: stored.sessionToken, session: answer.session, user: answer.user)
             return SignedIn(user: answer.user, session: answer.session)
-        } catch where error.serverCode == .invalidSession {
+        } catch  where error.serverCode == .invalidSession {
             try? await vault.delete(Self.sessionItem)
             throw error
         }
@@ -150,7 +182,7 @@ extension BioAuthClient {
         if let record = enrollment {
             do {
                 try await api.call(.deleteRegistration, id: record.registrationID, token: token)
-            } catch where error.serverCode == .registrationNotFound {
+            } catch  where error.serverCode == .registrationNotFound {
                 // Already gone on the server.
             }
         }

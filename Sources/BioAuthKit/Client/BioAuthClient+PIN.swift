@@ -21,18 +21,32 @@ extension BioAuthClient {
         var registrationID: String?
         do {
             let start = try await withStepUp(reauthentication) { () throws(BioAuthError) in
-                try await api.call(.setPin,
-                                   body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
-                                   token: try requireToken(), as: RegistrationStartResponse.self)
+                try await api.call(
+                    .setPin,
+                    body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
+                    token: try requireToken(),
+                    as: RegistrationStartResponse.self
+                )
             }
             registrationID = start.registrationID
-            let message = SignedMessage(ceremony: .registration, relyingPartyID: configuration.relyingPartyID,
-                                        registrationID: start.registrationID, challenge: start.challenge.data)
+            let message = SignedMessage(
+                ceremony: .registration,
+                relyingPartyID: configuration.relyingPartyID,
+                registrationID: start.registrationID,
+                challenge: start.challenge.data
+            )
             let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: "")
-            _ = try await api.call(.verifyRegistration, id: start.registrationID,
-                               body: VerifyRegistrationRequest(signature: signature), token: try requireToken(), as: RegistrationResponse.self)
-            try records.save(PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
-                             Self.pinRecord)
+            _ = try await api.call(
+                .verifyRegistration,
+                id: start.registrationID,
+                body: VerifyRegistrationRequest(signature: signature),
+                token: try requireToken(),
+                as: RegistrationResponse.self
+            )
+            try records.save(
+                PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
+                Self.pinRecord
+            )
         } catch {
             await keys.deleteKey(named: keyName)
             if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
@@ -63,14 +77,21 @@ extension BioAuthClient {
         guard let record = pinRegistration else { throw .itemNotFound }
         let challenge: ChallengeResponse
         do {
-            challenge = try await api.call(.createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID),
-                                           as: ChallengeResponse.self)
-        } catch where error.serverCode == .registrationNotFound {
+            challenge = try await api.call(
+                .createChallenge,
+                body: CreateChallengeRequest(registrationID: record.registrationID),
+                as: ChallengeResponse.self
+            )
+        } catch  where error.serverCode == .registrationNotFound {
             await removeLocalPIN()
             throw .itemNotFound
         }
-        let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
-                                    registrationID: record.registrationID, challenge: challenge.challenge.data)
+        let message = SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: configuration.relyingPartyID,
+            registrationID: record.registrationID,
+            challenge: challenge.challenge.data
+        )
         let signature: Data
         do {
             signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: "")
@@ -78,8 +99,12 @@ extension BioAuthClient {
             await removeLocalPIN()
             throw .itemNotFound
         }
-        let body = PINSignInRequest(challengeID: challenge.challengeID, signature: signature, pin: pin,
-                                    sessionDurationMinutes: configuration.sessionDurationMinutes)
+        let body = PINSignInRequest(
+            challengeID: challenge.challengeID,
+            signature: signature,
+            pin: pin,
+            sessionDurationMinutes: configuration.sessionDurationMinutes
+        )
         var signedIn = await adopt(try await api.call(.signInWithPin, body: body, as: SignInResponse.self))
         signedIn.reconciliation = try await revokeLostRegistration()
         return signedIn

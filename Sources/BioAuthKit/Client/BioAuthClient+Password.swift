@@ -31,10 +31,17 @@ extension BioAuthClient {
     /// - Parameter reauthentication: How to prove a recent sign-in if the server asks for one.
     /// - Throws: ``BioAuthError/server(_:)`` with `invalid_credentials` (wrong current password;
     ///   it counts against the lockout), `invalid_password`, `reauthentication_required`.
-    public func changePassword(current currentPassword: String, new newPassword: String, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
+    public func changePassword(
+        current currentPassword: String,
+        new newPassword: String,
+        reauthentication: Reauthentication? = nil
+    ) async throws(BioAuthError) {
         try await withStepUp(reauthentication) { () throws(BioAuthError) in
-            try await api.call(.changePassword,
-                               body: ChangePasswordRequest(currentPassword: currentPassword, newPassword: newPassword), token: try requireToken())
+            try await api.call(
+                .changePassword,
+                body: ChangePasswordRequest(currentPassword: currentPassword, newPassword: newPassword),
+                token: try requireToken()
+            )
         }
         current?.session.passwordChangeRequired = false
     }
@@ -53,7 +60,7 @@ extension BioAuthClient {
         guard let token else { return }
         do {
             try await api.call(.signOut, token: token)
-        } catch where error.serverCode == .invalidSession {
+        } catch  where error.serverCode == .invalidSession {
             // Already over on the server.
         }
     }

@@ -33,7 +33,7 @@ extension BioAuthClient {
         guard let token = current?.token, let record = enrollment, let loss = record.lost, record.userID == current?.user.id else { return nil }
         do {
             try await api.call(.deleteRegistration, id: record.registrationID, token: token)
-        } catch where error.serverCode == .registrationNotFound {
+        } catch  where error.serverCode == .registrationNotFound {
             // Already gone on the server: agreement reached all the same.
         }
         records.delete(Self.enrollmentRecord)

@@ -7,8 +7,12 @@ extension BioAuthClient {
     /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with
     ///   `invalid_credentials` or `locked` (a wrong password counts against the lockout).
     public func reauthenticate(password: String) async throws(BioAuthError) {
-        let answer = try await api.call(.reauthenticate, body: ReauthenticateRequest(password: password),
-                                        token: try requireToken(), as: CurrentSessionResponse.self)
+        let answer = try await api.call(
+            .reauthenticate,
+            body: ReauthenticateRequest(password: password),
+            token: try requireToken(),
+            as: CurrentSessionResponse.self
+        )
         current?.session = answer.session
     }
 
@@ -20,25 +24,36 @@ extension BioAuthClient {
     public func reauthenticateWithBiometrics(prompt: String) async throws(BioAuthError) {
         let token = try requireToken()
         guard let record = enrollment, record.lost == nil, record.userID == current?.user.id else { throw .itemNotFound }
-        let challenge = try await api.call(.createChallenge, body: CreateChallengeRequest(registrationID: record.registrationID),
-                                           as: ChallengeResponse.self)
-        let message = SignedMessage(ceremony: .authentication, relyingPartyID: configuration.relyingPartyID,
-                                    registrationID: record.registrationID, challenge: challenge.challenge.data)
+        let challenge = try await api.call(
+            .createChallenge,
+            body: CreateChallengeRequest(registrationID: record.registrationID),
+            as: ChallengeResponse.self
+        )
+        let message = SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: configuration.relyingPartyID,
+            registrationID: record.registrationID,
+            challenge: challenge.challenge.data
+        )
         let signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
-        let answer = try await api.call(.reauthenticate,
-                                        body: ReauthenticateRequest(challengeID: challenge.challengeID, signature: signature),
-                                        token: token, as: CurrentSessionResponse.self)
+        let answer = try await api.call(
+            .reauthenticate,
+            body: ReauthenticateRequest(challengeID: challenge.challengeID, signature: signature),
+            token: token,
+            as: CurrentSessionResponse.self
+        )
         current?.session = answer.session
     }
 
     /// Runs `operation`; when the server answers `reauthentication_required`, re-authenticates
     /// as `reauthentication` says and runs it once more.
     func withStepUp<T: Sendable>(
-        _ reauthentication: Reauthentication?, _ operation: () async throws(BioAuthError) -> T
+        _ reauthentication: Reauthentication?,
+        _ operation: () async throws(BioAuthError) -> T
     ) async throws(BioAuthError) -> T {
         do {
             return try await operation()
-        } catch where error.serverCode == .reauthenticationRequired {
+        } catch  where error.serverCode == .reauthenticationRequired {
             guard let reauthentication else { throw error }
             try await reauthenticate(reauthentication)
             return try await operation()

@@ -18,8 +18,12 @@ public struct BioAuthConfiguration: Sendable {
 
     /// Describes a client.
     public init(
-        serverURL: URL, relyingPartyID: String, keychainService: String = "bioauth",
-        algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics, sessionDurationMinutes: Int? = nil
+        serverURL: URL,
+        relyingPartyID: String,
+        keychainService: String = "bioauth",
+        algorithm: SignatureAlgorithm = .es256,
+        policy: BiometricPolicy = .currentBiometrics,
+        sessionDurationMinutes: Int? = nil
     ) {
         self.serverURL = serverURL
         self.relyingPartyID = relyingPartyID

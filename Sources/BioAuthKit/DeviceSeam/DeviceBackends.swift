@@ -10,7 +10,11 @@ public struct DeviceBackends: Sendable {
     @_spi(DeviceSeam) public var localAuthentication: any LocalAuthenticationBackend
 
     /// Bundles three backends.
-    @_spi(DeviceSeam) public init(keychain: any KeychainBackend, secureKeys: any SecureKeyBackend, localAuthentication: any LocalAuthenticationBackend) {
+    @_spi(DeviceSeam) public init(
+        keychain: any KeychainBackend,
+        secureKeys: any SecureKeyBackend,
+        localAuthentication: any LocalAuthenticationBackend
+    ) {
         self.keychain = keychain
         self.secureKeys = secureKeys
         self.localAuthentication = localAuthentication

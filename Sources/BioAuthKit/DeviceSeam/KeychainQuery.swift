@@ -31,10 +31,17 @@ import Foundation
 
     /// Creates a query; every optional key starts absent.
     public init(
-        itemClass: ItemClass, service: String, account: String, accessibility: ItemAccessibility? = nil,
-        accessControl: AccessControlFlags? = nil, data: Data? = nil, returnData: Bool = false,
-        authenticationContext: (any AuthenticationContext)? = nil, interactionNotAllowed: Bool = false,
-        operationPrompt: String? = nil, secureEnclave: Bool = false
+        itemClass: ItemClass,
+        service: String,
+        account: String,
+        accessibility: ItemAccessibility? = nil,
+        accessControl: AccessControlFlags? = nil,
+        data: Data? = nil,
+        returnData: Bool = false,
+        authenticationContext: (any AuthenticationContext)? = nil,
+        interactionNotAllowed: Bool = false,
+        operationPrompt: String? = nil,
+        secureEnclave: Bool = false
     ) {
         self.itemClass = itemClass
         self.service = service

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,11 @@ struct APIConnection: Sendable {
 
     /// Calls `endpoint` (with `id` where its path has one) and decodes the answer.
     func call<Response: Decodable>(
-        _ endpoint: Endpoint, id: String? = nil, body: (any Encodable & Sendable)? = nil, token: String? = nil, as type: Response.Type
+        _ endpoint: Endpoint,
+        id: String? = nil,
+        body: (any Encodable & Sendable)? = nil,
+        token: String? = nil,
+        as type: Response.Type
     ) async throws(BioAuthError) -> Response {
         let data = try await send(endpoint, id: id, body: body, token: token)
         do {
@@ -53,7 +58,9 @@ struct APIConnection: Sendable {
                 throw .transport("HTTP \(response.statusCode) without a contract error")
             }
             let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
-            throw .server(ServerRejection(code: answer.error.code, status: response.statusCode, message: answer.error.message, retryAfterSeconds: retryAfter))
+            throw .server(
+                ServerRejection(code: answer.error.code, status: response.statusCode, message: answer.error.message, retryAfterSeconds: retryAfter)
+            )
         }
         return data
     }

@@ -13,7 +13,9 @@ import Foundation
 ///   whatever the platform answers later.
 enum PromptCall {
     static func run<T: Sendable>(
-        invalidating context: any AuthenticationContext, canceled: T, _ call: @escaping @Sendable () -> T
+        invalidating context: any AuthenticationContext,
+        canceled: T,
+        _ call: @escaping @Sendable () -> T
     ) async -> T {
         guard !Task.isCancelled else { return canceled }
         let answer = OneAnswer<T>()
@@ -51,7 +53,10 @@ private final class OneAnswer<T: Sendable>: @unchecked Sendable {
 
     func give(_ value: T) {
         lock.lock()
-        guard !answered else { lock.unlock(); return }
+        guard !answered else {
+            lock.unlock()
+            return
+        }
         answered = true
         guard let waiting = continuation else {
             early = value

@@ -179,7 +179,9 @@ struct ProtectionCore: Sendable {
     }
 
     /// Failures that are the user's answer or the build's, never an invalidated item's.
-    private static let notAnInvalidation: Set<BioAuthError.Code> = [.userCanceled, .biometryLockout, .interactionNotAllowed, .passcodeNotSet, .missingEntitlement]
+    private static let notAnInvalidation: Set<BioAuthError.Code> = [
+        .userCanceled, .biometryLockout, .interactionNotAllowed, .passcodeNotSet, .missingEntitlement,
+    ]
 
     func passcodeMissing() -> Bool {
         backends.localAuthentication.makeContext().canEvaluatePolicy(.deviceOwnerAuthentication) == .passcodeNotSet

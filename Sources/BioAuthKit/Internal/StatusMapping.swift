@@ -17,11 +17,11 @@ enum StatusMapping {
     /// `SecBase.h`.
     private static func osStatus(_ code: Int) -> BioAuthError {
         switch code {
-        case -128: .userCanceled                 // errSecUserCanceled
-        case -25293: .authenticationFailed       // errSecAuthFailed
-        case -25300: .itemNotFound               // errSecItemNotFound
-        case -25308: .interactionNotAllowed      // errSecInteractionNotAllowed
-        case -34018: .missingEntitlement         // errSecMissingEntitlement
+        case -128: .userCanceled  // errSecUserCanceled
+        case -25293: .authenticationFailed  // errSecAuthFailed
+        case -25300: .itemNotFound  // errSecItemNotFound
+        case -25308: .interactionNotAllowed  // errSecInteractionNotAllowed
+        case -34018: .missingEntitlement  // errSecMissingEntitlement
         default: .systemFailure("OSStatus \(code)")
         }
     }
@@ -29,10 +29,10 @@ enum StatusMapping {
     /// `TKError.h` (iOS 16.5 SDK): the Secure Enclave is a CryptoTokenKit token.
     private static func cryptoTokenKit(_ code: Int) -> BioAuthError {
         switch code {
-        case -4: .userCanceled                   // TKErrorCodeCanceledByUser
-        case -5: .authenticationFailed           // TKErrorCodeAuthenticationFailed
-        case -6, -7: .itemNotFound               // TKErrorCodeObjectNotFound, TKErrorCodeTokenNotFound: the key is gone
-        case -9: .interactionNotAllowed          // TKErrorCodeAuthenticationNeeded: a prompt was needed and not shown
+        case -4: .userCanceled  // TKErrorCodeCanceledByUser
+        case -5: .authenticationFailed  // TKErrorCodeAuthenticationFailed
+        case -6, -7: .itemNotFound  // TKErrorCodeObjectNotFound, TKErrorCodeTokenNotFound: the key is gone
+        case -9: .interactionNotAllowed  // TKErrorCodeAuthenticationNeeded: a prompt was needed and not shown
         default: .systemFailure("CryptoTokenKit \(code)")
         }
     }

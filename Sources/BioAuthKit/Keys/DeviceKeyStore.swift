@@ -1,5 +1,6 @@
 import BioAuthProtocol
 import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -39,7 +40,11 @@ public struct DeviceKeyStore: Sendable {
     /// - Throws: ``BioAuthError/passcodeNotSet``, ``BioAuthError/biometryNotEnrolled``,
     ///   ``BioAuthError/secureEnclaveUnavailable``, … when the key cannot be made on this device
     ///   now (``availability(algorithm:policy:)`` says which, beforehand).
-    public func createKey(named name: String, algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics) async throws(BioAuthError) -> DeviceKey {
+    public func createKey(
+        named name: String,
+        algorithm: SignatureAlgorithm = .es256,
+        policy: BiometricPolicy = .currentBiometrics
+    ) async throws(BioAuthError) -> DeviceKey {
         try core.preflight(policy, needsSecureEnclave: algorithm == .es256)
         await deleteKey(named: name)
         var query = query(name, algorithm)
@@ -85,11 +90,15 @@ public struct DeviceKeyStore: Sendable {
         let (status, key) = core.backends.secureKeys.createRandomKey(query)
         guard status == .success, let key else { throw StatusMapping.error(for: status == .success ? .notAvailable : status) }
         guard let point = core.backends.secureKeys.copyPublicKey(key),
-              let publicKey = try? DevicePublicKey(algorithm: .es256, bytes: point) else {
+            let publicKey = try? DevicePublicKey(algorithm: .es256, bytes: point)
+        else {
             throw .systemFailure("the platform returned an invalid public key")
         }
-        try core.saveRecord(ItemRecord(policy: nil, baseline: nil, publicKey: publicKey.canonicalBytes, algorithm: SignatureAlgorithm.es256.rawValue),
-                            .key, name)
+        try core.saveRecord(
+            ItemRecord(policy: nil, baseline: nil, publicKey: publicKey.canonicalBytes, algorithm: SignatureAlgorithm.es256.rawValue),
+            .key,
+            name
+        )
         return DeviceKey(name: name, publicKey: publicKey)
     }
 
@@ -98,7 +107,7 @@ public struct DeviceKeyStore: Sendable {
     /// - Throws: ``BioAuthError/itemNotFound`` when there is none.
     public func key(named name: String) async throws(BioAuthError) -> DeviceKey {
         guard let record = core.record(.key, name), let text = record.algorithm, let algorithm = SignatureAlgorithm(rawValue: text),
-              let bytes = record.publicKey, let publicKey = try? DevicePublicKey(algorithm: algorithm, bytes: bytes)
+            let bytes = record.publicKey, let publicKey = try? DevicePublicKey(algorithm: algorithm, bytes: bytes)
         else { throw .itemNotFound }
         return DeviceKey(name: name, publicKey: publicKey)
     }
@@ -108,13 +117,19 @@ public struct DeviceKeyStore: Sendable {
     /// - Returns: A strict DER signature (ES256) or 64 bytes (Ed25519), ready for the wire.
     /// - Throws: ``BioAuthError/biometryChanged`` when an enrollment change destroyed the key,
     ///   ``BioAuthError/itemNotFound``, ``BioAuthError/userCanceled``, ….
-    public func sign(_ message: SignedMessage, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
+    public func sign(
+        _ message: SignedMessage,
+        withKeyNamed name: String,
+        prompt: String,
+        context: SharedAuthentication? = nil
+    ) async throws(BioAuthError) -> Data {
         guard let bytes = try? message.encoded() else { throw .systemFailure("message field too long") }
         return try await sign(bytes: bytes, withKeyNamed: name, prompt: prompt, context: context)
     }
 
     /// Signs raw bytes with key `name`: one prompt. Prefer ``sign(_:withKeyNamed:prompt:context:)``.
-    public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data {
+    public func sign(bytes: Data, withKeyNamed name: String, prompt: String, context: SharedAuthentication? = nil) async throws(BioAuthError) -> Data
+    {
         let key = try await key(named: name)
         var query = query(name, key.algorithm)
         let authentication = core.context(context?.context)
@@ -134,12 +149,14 @@ public struct DeviceKeyStore: Sendable {
             return signature
         case .ed25519:
             query.returnData = true
-            let keychain = core.backends.keychain, prepared = query
+            let keychain = core.backends.keychain
+            let prepared = query
             let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (canceled, nil)) { keychain.copyMatching(prepared) }
             guard status == .success, var raw = data else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
             defer { raw.resetBytes(in: 0..<raw.count) }  // best effort: do not keep the key around
             guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
-                  let signature = try? privateKey.signature(for: bytes) else { throw .systemFailure("stored Ed25519 key unusable") }
+                let signature = try? privateKey.signature(for: bytes)
+            else { throw .systemFailure("stored Ed25519 key unusable") }
             core.confirmBaseline(.key, name)
             return Data(signature)
         }

@@ -53,7 +53,8 @@ public struct BiometricVault: Sendable {
         let authentication = core.context(context?.context)
         query.authenticationContext = authentication
         query.operationPrompt = prompt
-        let keychain = core.backends.keychain, prepared = query
+        let keychain = core.backends.keychain
+        let prepared = query
         let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (KeychainStatus.localAuthentication(.appCancel), nil)) {
             keychain.copyMatching(prepared)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -58,7 +59,8 @@ public struct DevicePublicKey: Sendable, Hashable {
                 throw .unrecognisedEncoding
             }
             guard Ed25519KeyCheck.isAcceptable(canonical),
-                  (try? Curve25519.Signing.PublicKey(rawRepresentation: canonical)) != nil else { throw .invalidKey }
+                (try? Curve25519.Signing.PublicKey(rawRepresentation: canonical)) != nil
+            else { throw .invalidKey }
         }
         self.algorithm = algorithm
         self.canonicalBytes = Data(canonical)
@@ -84,7 +86,8 @@ public struct DevicePublicKey: Sendable, Hashable {
         switch (algorithm, signature.value) {
         case (.es256, .es256(let raw)):
             guard let key = try? P256.Signing.PublicKey(x963Representation: canonicalBytes),
-                  let signature = try? P256.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+                let signature = try? P256.Signing.ECDSASignature(rawRepresentation: raw)
+            else { return false }
             return key.isValidSignature(signature, for: message)
         case (.ed25519, .ed25519(let raw)):
             guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: canonicalBytes) else { return false }
@@ -104,14 +107,18 @@ struct SubjectPublicKeyInfo {
 
     /// id-ecPublicKey with namedCurve prime256v1, then a BIT STRING holding the X9.63 point.
     static let p256 = SubjectPublicKeyInfo(
-        prefix: [0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
-                 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00],
-        keyLength: 65)
+        prefix: [
+            0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+            0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
+        ],
+        keyLength: 65
+    )
 
     /// id-Ed25519 (RFC 8410), then a BIT STRING holding the raw key.
     static let ed25519 = SubjectPublicKeyInfo(
         prefix: [0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00],
-        keyLength: 32)
+        keyLength: 32
+    )
 
     func point(in der: Data) -> Data? {
         guard der.count == prefix.count + keyLength, der.starts(with: prefix) else { return nil }

@@ -56,8 +56,14 @@ public struct AuditEvent: Codable, Sendable, Equatable {
 
     /// Creates an event value.
     public init(
-        id: String, type: Kind, outcome: Outcome, createdAt: Date, registrationID: String? = nil, passkeyID: String? = nil,
-        sessionID: String? = nil, count: Int? = nil
+        id: String,
+        type: Kind,
+        outcome: Outcome,
+        createdAt: Date,
+        registrationID: String? = nil,
+        passkeyID: String? = nil,
+        sessionID: String? = nil,
+        count: Int? = nil
     ) {
         self.id = id
         self.type = type

@@ -35,7 +35,12 @@ public struct Registration: Codable, Sendable, Equatable {
 
     /// Creates a registration value.
     public init(
-        id: String, kind: RegistrationKind = .biometric, algorithm: SignatureAlgorithm, label: String, status: Status, createdAt: Date,
+        id: String,
+        kind: RegistrationKind = .biometric,
+        algorithm: SignatureAlgorithm,
+        label: String,
+        status: Status,
+        createdAt: Date,
         lastUsedAt: Date?
     ) {
         self.id = id

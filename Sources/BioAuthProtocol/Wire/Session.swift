@@ -57,8 +57,15 @@ public struct Session: Codable, Sendable, Equatable {
 
     /// Creates a session value.
     public init(
-        id: String, userID: String, createdAt: Date, expiresAt: Date, authentication: Authentication, authenticatedAt: Date? = nil,
-        factors: [AuthenticationMethod]? = nil, stepUpAt: Date? = nil, passwordChangeRequired: Bool = false
+        id: String,
+        userID: String,
+        createdAt: Date,
+        expiresAt: Date,
+        authentication: Authentication,
+        authenticatedAt: Date? = nil,
+        factors: [AuthenticationMethod]? = nil,
+        stepUpAt: Date? = nil,
+        passwordChangeRequired: Bool = false
     ) {
         self.id = id
         self.userID = userID

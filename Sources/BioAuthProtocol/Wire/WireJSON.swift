@@ -91,12 +91,12 @@ public enum WireJSON {
     static func parseCanonicalTimestamp(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard (20...30).contains(bytes.count), bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z"),
-              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
-              let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), let second = number(bytes[17..<19]),
-              year >= 1583, (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 59
+            bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
+            let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), let second = number(bytes[17..<19]),
+            year >= 1583, (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day),
+            hour <= 23, minute <= 59, second <= 59
         else { return nil }
         let fraction = bytes[19..<(bytes.count - 1)]
         if !fraction.isEmpty {
@@ -144,7 +144,9 @@ public enum WireJSON {
         guard let whole = try? Date.ISO8601FormatStyle(timeZone: utc).parse(parts[0] + "Z") else { return nil }
         guard parts.count == 2 else { return whole }
         let digits = parts[1]
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double("0." + digits) else { return nil }
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double("0." + digits) else {
+            return nil
+        }
         return whole.addingTimeInterval(value)
     }
 }

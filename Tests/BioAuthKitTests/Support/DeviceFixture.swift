@@ -16,4 +16,3 @@ struct DeviceFixture {
 
     static let secret = Data("ses_token_0123456789abcdef".utf8)
 }
-

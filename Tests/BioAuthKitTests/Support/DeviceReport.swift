@@ -9,7 +9,9 @@ struct DeviceReport: Sendable, CustomTestStringConvertible {
     var hasDomainStateAPI: Bool
 
     /// Every ``EnrollmentChangeBehaviour/all``, on iOS 18 and on an earlier OS.
-    static let all: [DeviceReport] = EnrollmentChangeBehaviour.all.flatMap { behaviour in [true, false].map { DeviceReport(behaviour: behaviour, hasDomainStateAPI: $0) } }
+    static let all: [DeviceReport] = EnrollmentChangeBehaviour.all.flatMap { behaviour in
+        [true, false].map { DeviceReport(behaviour: behaviour, hasDomainStateAPI: $0) }
+    }
 
     /// Sets `device` up to report this way.
     func apply(to device: SimulatedDevice) {
@@ -18,10 +20,11 @@ struct DeviceReport: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String {
-        let how = switch behaviour {
-        case .deletesItems: "item deleted"
-        case .invalidatesItems(let status): "item kept, failing with \(status)"
-        }
+        let how =
+            switch behaviour {
+            case .deletesItems: "item deleted"
+            case .invalidatesItems(let status): "item kept, failing with \(status)"
+            }
         return "\(how), \(hasDomainStateAPI ? "iOS 18 state hash" : "evaluatedPolicyDomainState only")"
     }
 }

@@ -5,8 +5,13 @@ import Foundation
 /// Records every query BioAuthKit sends to the device, then forwards it to a simulated device.
 final class QuerySpy: KeychainBackend, SecureKeyBackend, @unchecked Sendable {
     enum Call {
-        case add(KeychainQuery), copy(KeychainQuery), delete(KeychainQuery)
-        case createKey(KeychainQuery), copyKey(KeychainQuery), deleteKey(KeychainQuery), sign
+        case add(KeychainQuery)
+        case copy(KeychainQuery)
+        case delete(KeychainQuery)
+        case createKey(KeychainQuery)
+        case copyKey(KeychainQuery)
+        case deleteKey(KeychainQuery)
+        case sign
     }
 
     let device: SimulatedDevice
@@ -27,13 +32,34 @@ final class QuerySpy: KeychainBackend, SecureKeyBackend, @unchecked Sendable {
         lock.withLock { log.append(call) }
     }
 
-    func add(_ query: KeychainQuery) -> KeychainStatus { record(.add(query)); return device.add(query) }
-    func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) { record(.copy(query)); return device.copyMatching(query) }
-    func delete(_ query: KeychainQuery) -> KeychainStatus { record(.delete(query)); return device.delete(query) }
-    func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) { record(.createKey(query)); return device.createRandomKey(query) }
-    func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) { record(.copyKey(query)); return device.copyKey(query) }
-    func deleteKey(_ query: KeychainQuery) -> KeychainStatus { record(.deleteKey(query)); return device.deleteKey(query) }
+    func add(_ query: KeychainQuery) -> KeychainStatus {
+        record(.add(query))
+        return device.add(query)
+    }
+    func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
+        record(.copy(query))
+        return device.copyMatching(query)
+    }
+    func delete(_ query: KeychainQuery) -> KeychainStatus {
+        record(.delete(query))
+        return device.delete(query)
+    }
+    func createRandomKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
+        record(.createKey(query))
+        return device.createRandomKey(query)
+    }
+    func copyKey(_ query: KeychainQuery) -> (status: KeychainStatus, key: (any SecureKeyHandle)?) {
+        record(.copyKey(query))
+        return device.copyKey(query)
+    }
+    func deleteKey(_ query: KeychainQuery) -> KeychainStatus {
+        record(.deleteKey(query))
+        return device.deleteKey(query)
+    }
     var isSecureEnclaveAvailable: Bool { device.isSecureEnclaveAvailable }
     func copyPublicKey(_ key: any SecureKeyHandle) -> Data? { device.copyPublicKey(key) }
-    func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) { record(.sign); return device.createSignature(key, message: message) }
+    func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
+        record(.sign)
+        return device.createSignature(key, message: message)
+    }
 }

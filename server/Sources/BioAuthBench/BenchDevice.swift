@@ -28,7 +28,11 @@ struct PhoneConnection: CeremonyTransport {
     let relyingPartyID: String
 
     func exchange<Answer: Decodable>(
-        _ endpoint: Endpoint, id: String?, body: (any Encodable & Sendable)?, token: String?, as answer: Answer.Type
+        _ endpoint: Endpoint,
+        id: String?,
+        body: (any Encodable & Sendable)?,
+        token: String?,
+        as answer: Answer.Type
     ) async throws -> Answer {
         try await http.exchange(endpoint, id: id, body, as: answer, bearer: token)
     }

@@ -32,13 +32,17 @@ extension BenchReport {
         var lines: [String] = []
         lines.append("BioAuth benchmark — \(build) build, \(date)")
         lines.append("machine: \(machine.cpu), \(machine.cores) cores, \(machine.memoryBytes / 1_048_576) MiB; data on \(machine.dataFileSystem)")
-        lines.append("limits: P-256 verify \(format(limits.p256VerificationsPerSecond))/s on all cores; "
-                     + "password verify (bcrypt cost \(limits.passwordCost)) \(format(limits.passwordVerificationsPerSecond, digits: 2))/s")
+        lines.append(
+            "limits: P-256 verify \(format(limits.p256VerificationsPerSecond))/s on all cores; "
+                + "password verify (bcrypt cost \(limits.passwordCost)) \(format(limits.passwordVerificationsPerSecond, digits: 2))/s"
+        )
         for database in databases {
             lines.append("")
             lines.append("[\(database.database)]")
             for (probe, when) in zip(database.floors, ["before the loads", "after the loads"]) {
-                let points = probe.points.map { probe.points.count == 1 ? "\(format($0.signInsPerSecond))/s" : "\($0.connections): \(format($0.signInsPerSecond))/s" }
+                let points = probe.points.map {
+                    probe.points.count == 1 ? "\(format($0.signInsPerSecond))/s" : "\($0.connections): \(format($0.signInsPerSecond))/s"
+                }
                 lines.append("  floor \(when): \(points.joined(separator: ", ")) (\(probe.method))")
             }
             let probes = database.commitProbes.map { "\(format($0.signInsPerSecond))/s" }.joined(separator: ", then ")
@@ -47,29 +51,39 @@ extension BenchReport {
             lines.append("  biometric sign-in, closed loop:")
             lines.append("    conns  sign-ins/s  of floor  of limit   p50 ms   p99 ms  p99.9 ms  server CPU  µs/sign-in  client CPU  errors")
             for run in database.biometricSweep {
-                lines.append("    " + [
-                    pad(String(run.connections), 5), pad(format(run.throughput), 10),
-                    pad(format(run.throughput / database.floor(connections: run.connections), digits: 2) + "×", 8),
-                    pad(percent(run.throughput / database.limit), 8),
-                    pad(format(run.latency.p50, digits: 2), 8), pad(format(run.latency.p99, digits: 2), 8), pad(format(run.latency.p999, digits: 2), 9),
-                    pad(format(run.serverCPUCores, digits: 2), 10), pad(format(run.serverCPUMicrosecondsPerOperation), 11),
-                    pad(format(run.clientCPUCores, digits: 2), 10), pad(String(run.errors), 7),
-                ].joined(separator: " "))
+                lines.append(
+                    "    "
+                        + [
+                            pad(String(run.connections), 5), pad(format(run.throughput), 10),
+                            pad(format(run.throughput / database.floor(connections: run.connections), digits: 2) + "×", 8),
+                            pad(percent(run.throughput / database.limit), 8),
+                            pad(format(run.latency.p50, digits: 2), 8), pad(format(run.latency.p99, digits: 2), 8),
+                            pad(format(run.latency.p999, digits: 2), 9),
+                            pad(format(run.serverCPUCores, digits: 2), 10), pad(format(run.serverCPUMicrosecondsPerOperation), 11),
+                            pad(format(run.clientCPUCores, digits: 2), 10), pad(String(run.errors), 7),
+                        ].joined(separator: " ")
+                )
             }
             let half = database.halfLoad
-            lines.append("  biometric at half load (\(format(half.offeredRate ?? 0))/s offered, \(format(half.throughput)) done): "
-                         + "p50 \(format(half.latency.p50, digits: 2)) ms, p99 \(format(half.latency.p99, digits: 2)) ms, p99.9 \(format(half.latency.p999, digits: 2)) ms"
-                         + "; \(format(half.serverCPUMicrosecondsPerOperation)) µs server CPU each; client start lag p99 \(format(half.startLag?.p99 ?? 0, digits: 2)) ms")
+            lines.append(
+                "  biometric at half load (\(format(half.offeredRate ?? 0))/s offered, \(format(half.throughput)) done): "
+                    + "p50 \(format(half.latency.p50, digits: 2)) ms, p99 \(format(half.latency.p99, digits: 2)) ms, p99.9 \(format(half.latency.p999, digits: 2)) ms"
+                    + "; \(format(half.serverCPUMicrosecondsPerOperation)) µs server CPU each; client start lag p99 \(format(half.startLag?.p99 ?? 0, digits: 2)) ms"
+            )
             let password = database.password
-            lines.append("  password sign-in (\(password.connections) connections): \(format(password.throughput, digits: 2))/s = "
-                         + "\(percent(database.passwordRatioToHashRate)) of the hash rate; p50 \(format(password.latency.p50)) ms, p99 \(format(password.latency.p99)) ms")
+            lines.append(
+                "  password sign-in (\(password.connections) connections): \(format(password.throughput, digits: 2))/s = "
+                    + "\(percent(database.passwordRatioToHashRate)) of the hash rate; p50 \(format(password.latency.p50)) ms, p99 \(format(password.latency.p99)) ms"
+            )
             for point in database.growth {
                 let floor = database.floor(connections: point.saturated.connections)
-                lines.append("  \(point.accounts) accounts (seeded in \(format(point.seedSeconds, digits: 1)) s): half load p50 \(format(point.halfLoad.latency.p50, digits: 2)) ms, "
-                             + "p99 \(format(point.halfLoad.latency.p99, digits: 2)) ms; saturated \(format(point.saturated.throughput))/s "
-                             + "(\(format(point.saturated.throughput / floor, digits: 2))× the floor, \(format(point.saturated.serverCPUMicrosecondsPerOperation)) µs CPU each); "
-                             + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB"
-                             + (point.halfLoad.serverBytesWrittenPerOperation.map { "; server wrote \(format($0 / 1024)) KiB per sign-in" } ?? ""))
+                lines.append(
+                    "  \(point.accounts) accounts (seeded in \(format(point.seedSeconds, digits: 1)) s): half load p50 \(format(point.halfLoad.latency.p50, digits: 2)) ms, "
+                        + "p99 \(format(point.halfLoad.latency.p99, digits: 2)) ms; saturated \(format(point.saturated.throughput))/s "
+                        + "(\(format(point.saturated.throughput / floor, digits: 2))× the floor, \(format(point.saturated.serverCPUMicrosecondsPerOperation)) µs CPU each); "
+                        + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB"
+                        + (point.halfLoad.serverBytesWrittenPerOperation.map { "; server wrote \(format($0 / 1024)) KiB per sign-in" } ?? "")
+                )
                 if let times = point.halfLoad.serverTimes { lines.append("    inside the server at half load: " + describe(times)) }
             }
             lines.append("  growth: p50 ratio \(format(database.growthP50Ratio, digits: 2))")
@@ -79,25 +93,54 @@ extension BenchReport {
             lines.append("  targets:")
             if let judged {
                 let ratio = judged.throughput / database.floor(connections: judged.connections)
-                lines.append(check("biometric throughput ≥ \(format(target.ratioToFloor, digits: 1))× the floor at \(judged.connections) connections",
-                                   ratio >= target.ratioToFloor, "\(format(ratio, digits: 2))×"))
+                lines.append(
+                    check(
+                        "biometric throughput ≥ \(format(target.ratioToFloor, digits: 1))× the floor at \(judged.connections) connections",
+                        ratio >= target.ratioToFloor,
+                        "\(format(ratio, digits: 2))×"
+                    )
+                )
             }
             if let best {
-                lines.append(check("server CPU ≤ \(format(Target.serverCPUMicrosecondsPerSignIn)) µs per sign-in at the best throughput",
-                                   best.serverCPUMicrosecondsPerOperation <= Target.serverCPUMicrosecondsPerSignIn,
-                                   "\(format(best.serverCPUMicrosecondsPerOperation)) µs"))
+                lines.append(
+                    check(
+                        "server CPU ≤ \(format(Target.serverCPUMicrosecondsPerSignIn)) µs per sign-in at the best throughput",
+                        best.serverCPUMicrosecondsPerOperation <= Target.serverCPUMicrosecondsPerSignIn,
+                        "\(format(best.serverCPUMicrosecondsPerOperation)) µs"
+                    )
+                )
             }
-            lines.append(check("p99 ≤ \(format(target.halfLoadP99Milliseconds)) ms at half load", half.latency.p99 <= target.halfLoadP99Milliseconds,
-                               "\(format(half.latency.p99, digits: 2)) ms"))
+            lines.append(
+                check(
+                    "p99 ≤ \(format(target.halfLoadP99Milliseconds)) ms at half load",
+                    half.latency.p99 <= target.halfLoadP99Milliseconds,
+                    "\(format(half.latency.p99, digits: 2)) ms"
+                )
+            )
             let written = database.growth.compactMap(\.halfLoad.serverBytesWrittenPerOperation)
             if database.database == "sqlite", let most = written.max() {
-                lines.append(check("disk written ≤ \(format(Target.bytesWrittenPerSignIn / 1024)) KiB per sign-in", most <= Target.bytesWrittenPerSignIn,
-                                   written.map { "\(format($0 / 1024, digits: 1)) KiB" }.joined(separator: ", ")))
+                lines.append(
+                    check(
+                        "disk written ≤ \(format(Target.bytesWrittenPerSignIn / 1024)) KiB per sign-in",
+                        most <= Target.bytesWrittenPerSignIn,
+                        written.map { "\(format($0 / 1024, digits: 1)) KiB" }.joined(separator: ", ")
+                    )
+                )
             }
-            lines.append(check("server peak memory ≤ \(Target.peakResidentBytes / 1_000_000) MB", database.serverPeakResidentBytes <= Target.peakResidentBytes,
-                               "\(database.serverPeakResidentBytes / 1_000_000) MB"))
-            lines.append(check("p50 with \(database.growth.last?.accounts ?? 0) accounts ≤ \(format(Target.growthP50Ratio, digits: 2))× that with \(database.growth.first?.accounts ?? 0)",
-                               database.growthP50Ratio <= Target.growthP50Ratio, "\(format(database.growthP50Ratio, digits: 2))×"))
+            lines.append(
+                check(
+                    "server peak memory ≤ \(Target.peakResidentBytes / 1_000_000) MB",
+                    database.serverPeakResidentBytes <= Target.peakResidentBytes,
+                    "\(database.serverPeakResidentBytes / 1_000_000) MB"
+                )
+            )
+            lines.append(
+                check(
+                    "p50 with \(database.growth.last?.accounts ?? 0) accounts ≤ \(format(Target.growthP50Ratio, digits: 2))× that with \(database.growth.first?.accounts ?? 0)",
+                    database.growthP50Ratio <= Target.growthP50Ratio,
+                    "\(format(database.growthP50Ratio, digits: 2))×"
+                )
+            )
             lines.append(check("no failed request", database.errorCount == 0, "\(database.errorCount) failed"))
         }
         return lines.joined(separator: "\n") + "\n"

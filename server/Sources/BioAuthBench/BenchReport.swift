@@ -117,14 +117,19 @@ package struct MachineInfo: Codable, Sendable {
     /// This machine.
     static func current(dataDirectory: String) -> MachineInfo {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
         var names = utsname()
         uname(&names)
         let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return MachineInfo(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
-                           memoryBytes: ProcessInfo.processInfo.physicalMemory, kernel: kernel,
-                           dataFileSystem: fileSystem(of: dataDirectory))
+        return MachineInfo(
+            cpu: model,
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            memoryBytes: ProcessInfo.processInfo.physicalMemory,
+            kernel: kernel,
+            dataFileSystem: fileSystem(of: dataDirectory)
+        )
     }
 
     /// The type and device of the longest mount point that holds `path`.

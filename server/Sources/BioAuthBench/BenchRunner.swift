@@ -27,8 +27,12 @@ package struct BenchRunner: Sendable {
         progress.note("measuring P-256 verification and password-hash rates on \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let limits = CPULimits(
             p256VerificationsPerSecond: try await CryptoLimit.p256VerificationsPerSecond(duration: options.probeDuration),
-            passwordVerificationsPerSecond: try await PasswordHashProbe.verificationsPerSecond(cost: options.passwordCost, duration: options.probeDuration * 2),
-            passwordCost: options.passwordCost)
+            passwordVerificationsPerSecond: try await PasswordHashProbe.verificationsPerSecond(
+                cost: options.passwordCost,
+                duration: options.probeDuration * 2
+            ),
+            passwordCost: options.passwordCost
+        )
         var databases: [DatabaseReport] = []
         for database in options.databases {
             databases.append(try await run(on: database, limits: limits))
@@ -38,8 +42,14 @@ package struct BenchRunner: Sendable {
         #else
         let build = "release"
         #endif
-        return BenchReport(machine: .current(dataDirectory: options.dataDirectory), command: command, date: started,
-                           build: build, limits: limits, databases: databases)
+        return BenchReport(
+            machine: .current(dataDirectory: options.dataDirectory),
+            command: command,
+            date: started,
+            build: build,
+            limits: limits,
+            databases: databases
+        )
     }
 
     private func run(on database: BenchOptions.Database, limits: CPULimits) async throws -> DatabaseReport {
@@ -63,7 +73,10 @@ package struct BenchRunner: Sendable {
                     if best == nil {
                         for connections in options.concurrency {
                             let result = try await load.closedLoop(
-                                connections: connections, label: "[\(name)] biometric sign-in, \(connections) connections", signIn)
+                                connections: connections,
+                                label: "[\(name)] biometric sign-in, \(connections) connections",
+                                signIn
+                            )
                             sweep.append(result)
                         }
                         best = sweep.max { $0.throughput < $1.throughput }
@@ -71,24 +84,41 @@ package struct BenchRunner: Sendable {
                     guard let best else { throw BenchFailure("no sweep ran") }
                     let rate = options.openLoopRate ?? (sweep.first { $0.connections == best.connections }?.throughput ?? best.throughput) / 2
                     let half = try await load.openLoop(
-                        rate: max(rate, 1), connections: options.concurrency.max() ?? 64,
-                        label: "[\(name)] biometric at \(Int(rate))/s, \(accounts) accounts", signIn)
+                        rate: max(rate, 1),
+                        connections: options.concurrency.max() ?? 64,
+                        label: "[\(name)] biometric at \(Int(rate))/s, \(accounts) accounts",
+                        signIn
+                    )
                     let saturated = try await load.closedLoop(
-                        connections: best.connections, label: "[\(name)] biometric saturated, \(accounts) accounts", signIn)
+                        connections: best.connections,
+                        label: "[\(name)] biometric saturated, \(accounts) accounts",
+                        signIn
+                    )
                     if halfLoad == nil {
                         halfLoad = half
                         // At least 3 s: a bcrypt verification takes tens of milliseconds, and a
                         // smoke run's second could otherwise end before any completes.
-                        let passwordLoad = LoadGenerator(server: server, warmup: options.warmup, duration: max(options.duration, .seconds(3)),
-                                                         progress: progress)
+                        let passwordLoad = LoadGenerator(
+                            server: server,
+                            warmup: options.warmup,
+                            duration: max(options.duration, .seconds(3)),
+                            progress: progress
+                        )
                         password = try await passwordLoad.closedLoop(
-                            connections: options.passwordConnections, label: "[\(name)] password sign-in",
-                            passwordSignIn(enrolled.accounts))
+                            connections: options.passwordConnections,
+                            label: "[\(name)] password sign-in",
+                            passwordSignIn(enrolled.accounts)
+                        )
                     }
                     let peak = server.peakResidentBytes
                     await server.stop()
-                    return GrowthPoint(accounts: accounts, seedSeconds: seedSeconds, halfLoad: half, saturated: saturated,
-                                       serverPeakResidentBytes: peak)
+                    return GrowthPoint(
+                        accounts: accounts,
+                        seedSeconds: seedSeconds,
+                        halfLoad: half,
+                        saturated: saturated,
+                        serverPeakResidentBytes: peak
+                    )
                 } catch {
                     await server.stop()
                     throw error
@@ -107,11 +137,20 @@ package struct BenchRunner: Sendable {
         let limit = min(commitLimit, limits.p256VerificationsPerSecond)
         let limitedBy = commitLimit <= limits.p256VerificationsPerSecond ? "database commits" : "P-256 verification"
         return DatabaseReport(
-            database: name, floors: floors, commitProbes: probes, limit: limit, limitedBy: limitedBy, biometricSweep: sweep,
-            biometricRatioToLimit: best.throughput / limit, halfLoad: halfLoad, password: password,
+            database: name,
+            floors: floors,
+            commitProbes: probes,
+            limit: limit,
+            limitedBy: limitedBy,
+            biometricSweep: sweep,
+            biometricRatioToLimit: best.throughput / limit,
+            halfLoad: halfLoad,
+            password: password,
             passwordRatioToHashRate: password.throughput / limits.passwordVerificationsPerSecond,
-            growth: growth, growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
-            serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0)
+            growth: growth,
+            growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
+            serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0
+        )
     }
 
     // MARK: Parts
@@ -129,12 +168,19 @@ package struct BenchRunner: Sendable {
             switch database {
             case .sqlite:
                 let count = try await SQLiteFloor.signIns(path: location, accounts: seeded, duration: options.probeDuration)
-                return FloorProbe(method: "SQLite C API, one connection, one durable commit per sign-in",
-                                  points: [FloorPoint(connections: 1, signInsPerSecond: count.perSecond)])
+                return FloorProbe(
+                    method: "SQLite C API, one connection, one durable commit per sign-in",
+                    points: [FloorPoint(connections: 1, signInsPerSecond: count.perSecond)]
+                )
             case .postgres:
                 var points: [FloorPoint] = []
                 for connections in options.concurrency {
-                    let rate = try await PostgresFloor.signIns(url: location, accounts: accounts, clients: connections, duration: options.probeDuration)
+                    let rate = try await PostgresFloor.signIns(
+                        url: location,
+                        accounts: accounts,
+                        clients: connections,
+                        duration: options.probeDuration
+                    )
                     points.append(FloorPoint(connections: connections, signInsPerSecond: rate))
                 }
                 return FloorProbe(method: "pgbench -M prepared, the sign-in's statements as one script", points: points)
@@ -149,7 +195,10 @@ package struct BenchRunner: Sendable {
             try await BenchmarkDatabase.with(location, maxConnections: options.postgresConnections, logger: logger) { db in
                 // As many workers as the sweep's most connections: with fewer, SQLite's thread
                 // sat idle between transactions and the loads beat their "limit".
-                try await db.signInCommitRate(workers: max(options.postgresConnections, options.concurrency.max() ?? 1), duration: options.probeDuration)
+                try await db.signInCommitRate(
+                    workers: max(options.postgresConnections, options.concurrency.max() ?? 1),
+                    duration: options.probeDuration
+                )
             }
         }
     }
@@ -240,7 +289,9 @@ package struct BenchRunner: Sendable {
 
     /// Runs `body` with a new, empty database location and removes the database afterwards.
     private func withScratchDatabase<T: Sendable>(
-        _ database: BenchOptions.Database, _ name: String, _ body: (String) async throws -> T
+        _ database: BenchOptions.Database,
+        _ name: String,
+        _ body: (String) async throws -> T
     ) async throws -> T {
         switch database {
         case .sqlite:

@@ -23,8 +23,13 @@ package struct BenchmarkDatabase: Sendable {
         // often than a real device may.
         configuration.challengesPerRegistrationPerMinute = .max
         // The probes never check a PIN: a throwaway key, so no key file is needed.
-        return BenchmarkDatabase(server: try await AuthServer.open(configuration: configuration, pinKeys: PINKeyRing(keys: [SecureRandom.bytes(32)]),
-                                                                   logger: logger))
+        return BenchmarkDatabase(
+            server: try await AuthServer.open(
+                configuration: configuration,
+                pinKeys: PINKeyRing(keys: [SecureRandom.bytes(32)]),
+                logger: logger
+            )
+        )
     }
 
     /// Closes the database.
@@ -34,7 +39,10 @@ package struct BenchmarkDatabase: Sendable {
 
     /// Opens the database at `location`, runs `body` with it, and closes it, also when `body` throws.
     static func with<T: Sendable>(
-        _ location: String, maxConnections: Int = 20, logger: Logger, _ body: (BenchmarkDatabase) async throws -> T
+        _ location: String,
+        maxConnections: Int = 20,
+        logger: Logger,
+        _ body: (BenchmarkDatabase) async throws -> T
     ) async throws -> T {
         let database = try await open(location, maxConnections: maxConnections, logger: logger)
         do {
@@ -68,8 +76,15 @@ package struct BenchmarkDatabase: Sendable {
             let count = min(batch, accounts - added)
             let first = added
             try await database.transaction { db in
-                _ = try await Self.insertAccounts(db, flavor: flavor, count: count, firstNumber: first, passwordHash: passwordHash,
-                                                  expiredSessions: true, now: now)
+                _ = try await Self.insertAccounts(
+                    db,
+                    flavor: flavor,
+                    count: count,
+                    firstNumber: first,
+                    passwordHash: passwordHash,
+                    expiredSessions: true,
+                    now: now
+                )
             }
             added += count
             progress(added)
@@ -105,15 +120,22 @@ package struct BenchmarkDatabase: Sendable {
     /// - Parameter numbered: Identifiers made from the account's number (``floorIdentifiers(_:)``)
     ///   instead of fresh ones, so that a script can name the accounts.
     static func insertAccounts(
-        _ db: any SQLDatabase, flavor: SQLFlavor, count: Int, firstNumber: Int, passwordHash: String, expiredSessions: Bool, now: Date,
+        _ db: any SQLDatabase,
+        flavor: SQLFlavor,
+        count: Int,
+        firstNumber: Int,
+        passwordHash: String,
+        expiredSessions: Bool,
+        now: Date,
         numbered: Bool = false
     ) async throws -> [SeededRegistration] {
         precondition(!passwordHash.contains("'"))
         let created = now.addingTimeInterval(-7_200).millisecondsSince1970
         let expired = now.addingTimeInterval(-3_600).millisecondsSince1970
         let identifiers = (0..<count).map { index in
-            numbered ? floorIdentifiers(firstNumber + index + 1)
-                     : (user: SecureRandom.identifier(.user), registration: SecureRandom.identifier(.registration))
+            numbered
+                ? floorIdentifiers(firstNumber + index + 1)
+                : (user: SecureRandom.identifier(.user), registration: SecureRandom.identifier(.registration))
         }
         let userIDs = identifiers.map(\.user)
         let registrationIDs = identifiers.map(\.registration)
@@ -123,26 +145,44 @@ package struct BenchmarkDatabase: Sendable {
             flavor == .sqlite ? "X'\(Hex.lowercase(data))'" : "'\\x\(Hex.lowercase(data))'::bytea"
         }
         for chunk in stride(from: 0, to: count, by: 500).map({ $0..<min($0 + 500, count) }) {
-            var users: [String] = [], registrations: [String] = [], sessions: [String] = []
+            var users: [String] = []
+            var registrations: [String] = []
+            var sessions: [String] = []
             for index in chunk {
                 let user = userIDs[index]
                 let username = "seeded-\(firstNumber + index)-\(user.suffix(8))"
                 let key = SoftwareDeviceKey.es256()
                 seeded.append(SeededRegistration(id: registrationIDs[index], key: key))
                 users.append("('\(user)', '\(username)', '\(username)', '\(username)', '\(passwordHash)', \(created))")
-                registrations.append("('\(registrationIDs[index])', '\(user)', 'biometric', '\(SignatureAlgorithm.es256.rawValue)', "
-                                     + "\(bytes(key.publicKey())), '', 'active', \(created))")
+                registrations.append(
+                    "('\(registrationIDs[index])', '\(user)', 'biometric', '\(SignatureAlgorithm.es256.rawValue)', "
+                        + "\(bytes(key.publicKey())), '', 'active', \(created))"
+                )
                 let password = AuthenticationMethod.password.rawValue
-                sessions.append("('\(SecureRandom.identifier(.session))', '\(user)', \(bytes(SecureRandom.bytes(32))), "
-                                + "'\(password)', '\(password)', \(created), \(expired), \(created))")
+                sessions.append(
+                    "('\(SecureRandom.identifier(.session))', '\(user)', \(bytes(SecureRandom.bytes(32))), "
+                        + "'\(password)', '\(password)', \(created), \(expired), \(created))"
+                )
             }
-            try await db.raw(SQLQueryString("INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) VALUES "
-                                            + users.joined(separator: ", "))).run()
-            try await db.raw(SQLQueryString("INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at) VALUES "
-                                            + registrations.joined(separator: ", "))).run()
+            try await db.raw(
+                SQLQueryString(
+                    "INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) VALUES "
+                        + users.joined(separator: ", ")
+                )
+            ).run()
+            try await db.raw(
+                SQLQueryString(
+                    "INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at) VALUES "
+                        + registrations.joined(separator: ", ")
+                )
+            ).run()
             if expiredSessions {
-                try await db.raw(SQLQueryString("INSERT INTO sessions (id, user_id, token_hash, method, factors, created_at, expires_at, authenticated_at) VALUES "
-                                                + sessions.joined(separator: ", "))).run()
+                try await db.raw(
+                    SQLQueryString(
+                        "INSERT INTO sessions (id, user_id, token_hash, method, factors, created_at, expires_at, authenticated_at) VALUES "
+                            + sessions.joined(separator: ", ")
+                    )
+                ).run()
             }
         }
         return seeded
@@ -165,8 +205,16 @@ package struct BenchmarkDatabase: Sendable {
     /// Adds accounts 1 to `count` with ``floorIdentifiers(_:)``, for a floor probe; returns them.
     func seedFloorAccounts(count: Int) async throws -> [(user: String, registration: String)] {
         try await database.transaction { [flavor] db in
-            _ = try await Self.insertAccounts(db, flavor: flavor, count: count, firstNumber: 0, passwordHash: "unused",
-                                              expiredSessions: false, now: Date(), numbered: true)
+            _ = try await Self.insertAccounts(
+                db,
+                flavor: flavor,
+                count: count,
+                firstNumber: 0,
+                passwordHash: "unused",
+                expiredSessions: false,
+                now: Date(),
+                numbered: true
+            )
         }
         return (1...count).map(Self.floorIdentifiers)
     }
@@ -191,14 +239,27 @@ package struct BenchmarkDatabase: Sendable {
     /// signature each needs made and checked on the same cores.
     func signInCommitRate(workers: Int, duration: Duration) async throws -> CommitRate {
         let registrations = try await database.transaction { db in
-            try await Self.insertAccounts(db, flavor: flavor, count: workers, firstNumber: 0, passwordHash: "unused", expiredSessions: false, now: Date())
+            try await Self.insertAccounts(
+                db,
+                flavor: flavor,
+                count: workers,
+                firstNumber: 0,
+                passwordHash: "unused",
+                expiredSessions: false,
+                now: Date()
+            )
         }
         let biometrics = server.biometricService
         let relyingPartyID = server.configuration.relyingPartyID
         let count = try await RateProbe.count(tasks: registrations.count, for: duration) { task in
             let registration = registrations[task]
             let challenge = try await biometrics.createChallenge(CreateChallengeRequest(registrationID: registration.id))
-            let signature = registration.key.sign(.authentication, rpID: relyingPartyID, registrationID: registration.id, challenge: challenge.challenge.data)
+            let signature = registration.key.sign(
+                .authentication,
+                rpID: relyingPartyID,
+                registrationID: registration.id,
+                challenge: challenge.challenge.data
+            )
             _ = try await biometrics.signIn(BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
             return 1
         }

@@ -10,8 +10,12 @@ enum CryptoLimit {
     /// message the size of a real one.
     static func p256VerificationsPerSecond(duration: Duration) async throws -> Double {
         let key = P256.Signing.PrivateKey()
-        let message = try SignedMessage(ceremony: .authentication, relyingPartyID: "bench.example",
-                                        registrationID: "reg_" + String(repeating: "0", count: 32), challenge: Data(count: 32)).encoded()
+        let message = try SignedMessage(
+            ceremony: .authentication,
+            relyingPartyID: "bench.example",
+            registrationID: "reg_" + String(repeating: "0", count: 32),
+            challenge: Data(count: 32)
+        ).encoded()
         let publicKey = try DevicePublicKey(algorithm: .es256, bytes: key.publicKey.x963Representation)
         let signature = try DeviceSignature(algorithm: .es256, bytes: try key.signature(for: message).derRepresentation)
 

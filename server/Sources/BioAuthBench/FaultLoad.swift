@@ -89,11 +89,14 @@ package final class FaultLoad: Sendable {
 
     /// Runs the load with its faults and the checks after it.
     package func run() async throws -> Report {
-        let server = try await ServerProcess.start(database: options.database, arguments: [
-            "--requests-per-minute", "1000000", "--challenges-per-minute", "10000", "--max-connections-per-address", "10000",
-            "--hashes-per-address", "64", "--max-registrations", "1000", "--max-pending-registrations", "1000",
-            "--password-cost", String(options.passwordCost), "--database-wait", "1", "--relying-party", relyingParty,
-        ])
+        let server = try await ServerProcess.start(
+            database: options.database,
+            arguments: [
+                "--requests-per-minute", "1000000", "--challenges-per-minute", "10000", "--max-connections-per-address", "10000",
+                "--hashes-per-address", "64", "--max-registrations", "1000", "--max-pending-registrations", "1000",
+                "--password-cost", String(options.passwordCost), "--database-wait", "1", "--relying-party", relyingParty,
+            ]
+        )
         do {
             let report = try await load(server)
             await server.stop()
@@ -188,11 +191,23 @@ package final class FaultLoad: Sendable {
     }
 
     private func biometricSignIn(_ device: BenchDevice, over http: HTTPConnection) async throws {
-        guard let challenge = try await call(http, .createChallenge, CreateChallengeRequest(registrationID: device.registrationID),
-                                             as: ChallengeResponse.self) else { return }
+        guard
+            let challenge = try await call(
+                http,
+                .createChallenge,
+                CreateChallengeRequest(registrationID: device.registrationID),
+                as: ChallengeResponse.self
+            )
+        else { return }
         let request = BiometricSignInRequest(
             challengeID: challenge.challengeID,
-            signature: device.key.sign(.authentication, rpID: relyingParty, registrationID: device.registrationID, challenge: challenge.challenge.data))
+            signature: device.key.sign(
+                .authentication,
+                rpID: relyingParty,
+                registrationID: device.registrationID,
+                challenge: challenge.challenge.data
+            )
+        )
         guard let signIn = try await call(http, .signInWithBiometric, request, as: SignInResponse.self) else { return }
         ledger.withLock {
             $0.sessions.append(signIn.sessionToken)
@@ -207,21 +222,43 @@ package final class FaultLoad: Sendable {
 
     private func register(over http: HTTPConnection, token: String) async throws {
         let key = SoftwareDeviceKey.es256()
-        guard let started = try await call(http, .startRegistration, StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "fault"),
-                                           as: RegistrationStartResponse.self, bearer: token) else { return }
+        guard
+            let started = try await call(
+                http,
+                .startRegistration,
+                StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "fault"),
+                as: RegistrationStartResponse.self,
+                bearer: token
+            )
+        else { return }
         let signature = key.sign(.registration, rpID: relyingParty, registrationID: started.registrationID, challenge: started.challenge.data)
-        _ = try await call(http, .verifyRegistration, id: started.registrationID, VerifyRegistrationRequest(signature: signature),
-                           as: RegistrationResponse.self, bearer: token)
+        _ = try await call(
+            http,
+            .verifyRegistration,
+            id: started.registrationID,
+            VerifyRegistrationRequest(signature: signature),
+            as: RegistrationResponse.self,
+            bearer: token
+        )
     }
 
     /// One request: a 2xx answer decoded; a refusal (503 `unavailable`, 429) counted and nil,
     /// after a pause as a client's back-off; anything else counted as failed and nil.
     private func call<Answer: Decodable>(
-        _ http: HTTPConnection, _ endpoint: Endpoint, id: String? = nil, _ body: some Encodable, as _: Answer.Type, bearer: String? = nil
+        _ http: HTTPConnection,
+        _ endpoint: Endpoint,
+        id: String? = nil,
+        _ body: some Encodable,
+        as _: Answer.Type,
+        bearer: String? = nil
     ) async throws -> Answer? {
         let started = ContinuousClock.now
-        let reply = try await http.send(HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.path(id),
-                                        body: ByteBuffer(data: try WireJSON.makeEncoder().encode(body)), bearer: bearer)
+        let reply = try await http.send(
+            HTTPMethod(rawValue: endpoint.method.rawValue),
+            endpoint.path(id),
+            body: ByteBuffer(data: try WireJSON.makeEncoder().encode(body)),
+            bearer: bearer
+        )
         let took = ContinuousClock.now - started
         if (200..<300).contains(reply.status) {
             ledger.withLock { ledger in
@@ -240,7 +277,9 @@ package final class FaultLoad: Sendable {
                 ledger.report.refused["\(reply.status) \(code!.rawValue)", default: 0] += 1
                 if reply.status == 503 { ledger.report.slowestRefusal = max(ledger.report.slowestRefusal, took) }
             default:
-                ledger.report.failed.append("\(endpoint.method.rawValue) \(endpoint.path(id)) answered \(reply.status) \(String(buffer: reply.body).prefix(200))")
+                ledger.report.failed.append(
+                    "\(endpoint.method.rawValue) \(endpoint.path(id)) answered \(reply.status) \(String(buffer: reply.body).prefix(200))"
+                )
             }
         }
         try await Task.sleep(for: .milliseconds(100))
@@ -261,8 +300,11 @@ package final class FaultLoad: Sendable {
                             if reply.status != 200 { lost += 1 }
                         }
                         for request in stride(from: worker, to: completions.count, by: workers).map({ completions[$0] }) {
-                            let reply = try await http.send(.POST, Endpoint.signInWithBiometric.path(nil),
-                                                            body: ByteBuffer(data: try WireJSON.makeEncoder().encode(request)))
+                            let reply = try await http.send(
+                                .POST,
+                                Endpoint.signInWithBiometric.path(nil),
+                                body: ByteBuffer(data: try WireJSON.makeEncoder().encode(request))
+                            )
                             if reply.status != 401 { reused += 1 }
                         }
                         return (lost, reused)

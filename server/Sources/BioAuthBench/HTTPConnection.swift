@@ -34,7 +34,11 @@ final class HTTPConnection {
     private let encoder = WireJSON.makeEncoder()
     private let decoder = WireJSON.makeDecoder()
 
-    private init(inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>, outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>, hostHeader: String) {
+    private init(
+        inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>,
+        outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>,
+        hostHeader: String
+    ) {
         self.inbound = inbound.makeAsyncIterator()
         self.outbound = outbound
         self.hostHeader = hostHeader
@@ -85,11 +89,19 @@ final class HTTPConnection {
 
     /// Sends `request` (if any) as JSON to `endpoint` and decodes a 2xx answer as `Response`.
     func exchange<Response: Decodable>(
-        _ endpoint: Endpoint, id: String? = nil, _ request: (any Encodable)?, as _: Response.Type, bearer: String? = nil
+        _ endpoint: Endpoint,
+        id: String? = nil,
+        _ request: (any Encodable)?,
+        as _: Response.Type,
+        bearer: String? = nil
     ) async throws -> Response {
         let path = endpoint.path(id)
-        let reply = try await send(HTTPMethod(rawValue: endpoint.method.rawValue), path,
-                                   body: try request.map { ByteBuffer(data: try encoder.encode($0)) }, bearer: bearer)
+        let reply = try await send(
+            HTTPMethod(rawValue: endpoint.method.rawValue),
+            path,
+            body: try request.map { ByteBuffer(data: try encoder.encode($0)) },
+            bearer: bearer
+        )
         guard (200..<300).contains(reply.status) else {
             throw UnexpectedReply(method: endpoint.method.rawValue, path: path, status: reply.status, body: String(buffer: reply.body))
         }

@@ -37,7 +37,9 @@ struct LoadGenerator: Sendable {
 
         async let usage: (server: Double, client: Double, written: Int, times: ServerTimes?) = {
             try? await Task.sleep(until: measureFrom, clock: clock)
-            let server0 = server.cpuSeconds, client0 = ProcessStats.cpuSeconds(pid: getpid()), written0 = server.writtenBytes
+            let server0 = server.cpuSeconds
+            let client0 = ProcessStats.cpuSeconds(pid: getpid())
+            let written0 = server.writtenBytes
             let scrape0 = try? await server.scrapeMetrics()
             try? await Task.sleep(until: end, clock: clock)
             let seconds = duration.timeInterval
@@ -97,12 +99,20 @@ struct LoadGenerator: Sendable {
         let (serverCPU, clientCPU, written, serverTimes) = await usage
         let operations = Int(outcomes.histogram.totalCount)
         return LoadResult(
-            connections: connections, offeredRate: offeredRate, operations: operations, errors: outcomes.errors,
-            seconds: duration.timeInterval, throughput: Double(operations) / duration.timeInterval, latency: Latency(outcomes.histogram),
+            connections: connections,
+            offeredRate: offeredRate,
+            operations: operations,
+            errors: outcomes.errors,
+            seconds: duration.timeInterval,
+            throughput: Double(operations) / duration.timeInterval,
+            latency: Latency(outcomes.histogram),
             startLag: offeredRate == nil ? nil : Latency(outcomes.lag),
-            serverCPUCores: serverCPU, clientCPUCores: clientCPU,
-            serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil, firstError: outcomes.firstError,
-            serverTimes: serverTimes)
+            serverCPUCores: serverCPU,
+            clientCPUCores: clientCPU,
+            serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil,
+            firstError: outcomes.firstError,
+            serverTimes: serverTimes
+        )
     }
 }
 

@@ -45,11 +45,17 @@ enum PostgresFloor {
         defer { try? FileManager.default.removeItem(at: scriptURL) }
         let threads = min(clients, ProcessInfo.processInfo.activeProcessorCount)
         func rate(transactionsPerClient: Int) async throws -> Double {
-            let output = try await run(pgbench(), ["-n", "-M", "prepared", "-c", "\(clients)", "-j", "\(threads)",
-                                                   "-t", "\(transactionsPerClient)", "-f", scriptURL.path, url])
+            let output = try await run(
+                pgbench(),
+                [
+                    "-n", "-M", "prepared", "-c", "\(clients)", "-j", "\(threads)",
+                    "-t", "\(transactionsPerClient)", "-f", scriptURL.path, url,
+                ]
+            )
             // "tps = 1234.567890 (without initial connection time)"
             guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
-                  let tps = Double(line.dropFirst(6).prefix { $0 != " " }) else {
+                let tps = Double(line.dropFirst(6).prefix { $0 != " " })
+            else {
                 throw BenchFailure("pgbench printed no rate: \(output.suffix(400))")
             }
             return tps
@@ -62,8 +68,11 @@ enum PostgresFloor {
     /// pgbench from PATH, or from the PostgreSQL installation Debian puts under /usr/lib/postgresql.
     static func pgbench() throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let candidates = path.split(separator: ":").map { "\($0)/pgbench" }
-            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/pgbench" }
+        let candidates =
+            path.split(separator: ":").map { "\($0)/pgbench" }
+            + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed().map {
+                "/usr/lib/postgresql/\($0)/bin/pgbench"
+            }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchFailure("pgbench not found (PATH or /usr/lib/postgresql/*/bin): the PostgreSQL floor needs it")
         }

@@ -28,7 +28,10 @@ final class ProgressLine: Sendable {
 
     /// Ends the phase begun last.
     func end() {
-        ticker.withLock { $0?.cancel(); $0 = nil }
+        ticker.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
         guard let (label, count) = current.withLock({ $0 }) else { return }
         current.withLock { $0 = nil }
         write(isTerminal ? "\r\u{1B}[K" : "\(label): \(count()) done\n")

@@ -19,7 +19,9 @@ enum RateProbe {
     /// - Parameter batch: One round on task number `task`; returns how many operations it completed
     ///   (more than one when a single operation is too short to read the clock after each).
     static func count(
-        tasks: Int, for duration: Duration, _ batch: @escaping @Sendable (_ task: Int) async throws -> Int
+        tasks: Int,
+        for duration: Duration,
+        _ batch: @escaping @Sendable (_ task: Int) async throws -> Int
     ) async throws -> Count {
         let clock = ContinuousClock()
         let start = clock.now

@@ -23,7 +23,7 @@ enum SQLiteFloor {
         """
         SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
         WHERE id = $1 AND status = 'active'
-        """,
+        """
     ]
     static let completionStatements = [
         "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id",
@@ -68,7 +68,8 @@ enum SQLiteFloor {
             let account = accounts[done % accounts.count]
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             // As long as the server's, and like it beginning with the expiry.
-            let challengeID = SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(40))
+            let challengeID =
+                SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(40))
             let sessionID = SecureRandom.identifier(.session)
 
             try connection.run(challengeStatements[0], .text(account.registration))
@@ -76,11 +77,31 @@ enum SQLiteFloor {
             try connection.run(completionStatements[0], .text(challengeID))
             try connection.run(completionStatements[1], .integer(0), .text("biometric"), .integer(now), .text(account.user))
             try connection.run(completionStatements[2], .integer(now), .null, .text(account.registration), .text(account.user))
-            try connection.run(completionStatements[3], .text(sessionID), .text(account.user), .blob(SecureRandom.bytes(32)), .text("biometric"),
-                            .text(account.registration), .null, .integer(now), .integer(now + 3_600_000), .integer(now), .integer(0),
-                            .text("biometric"), .integer(now))
-            try connection.run(completionStatements[4], .text(SecureRandom.identifier(.event)), .text(account.user), .text("biometric.sign_in"),
-                            .text("success"), .integer(now), .text(account.registration), .text(sessionID))
+            try connection.run(
+                completionStatements[3],
+                .text(sessionID),
+                .text(account.user),
+                .blob(SecureRandom.bytes(32)),
+                .text("biometric"),
+                .text(account.registration),
+                .null,
+                .integer(now),
+                .integer(now + 3_600_000),
+                .integer(now),
+                .integer(0),
+                .text("biometric"),
+                .integer(now)
+            )
+            try connection.run(
+                completionStatements[4],
+                .text(SecureRandom.identifier(.event)),
+                .text(account.user),
+                .text("biometric.sign_in"),
+                .text("success"),
+                .integer(now),
+                .text(account.registration),
+                .text(sessionID)
+            )
             try connection.run("COMMIT")
             done += 1
         }
@@ -89,7 +110,10 @@ enum SQLiteFloor {
 
     /// A bound value.
     enum Value {
-        case integer(Int64), text(String), blob(Data), null
+        case integer(Int64)
+        case text(String)
+        case blob(Data)
+        case null
     }
 
     /// One connection and its prepared statements; nothing more than the loop needs.
@@ -119,7 +143,8 @@ enum SQLiteFloor {
                 switch value {
                 case .integer(let integer): sqlite_nio_sqlite3_bind_int64(statement, position, integer)
                 case .text(let text): sqlite_nio_sqlite3_bind_text(statement, position, text, -1, transient)
-                case .blob(let data): _ = data.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), transient) }
+                case .blob(let data):
+                    _ = data.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), transient) }
                 case .null: sqlite_nio_sqlite3_bind_null(statement, position)
                 }
             }

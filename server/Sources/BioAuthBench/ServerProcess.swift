@@ -27,7 +27,8 @@ final class ServerProcess: @unchecked Sendable {
         let server = try BioAuthProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
                 + ["--pin-key-file", try ThrowawayPINKey.file()] + arguments,
-            passStandardError: true)
+            passStandardError: true
+        )
         do {
             let port = try await server.waitForPort()
             return ServerProcess(server: server, port: port, metricsPort: try await server.waitForMetricsPort())
@@ -75,7 +76,7 @@ enum ProcessStats {
     /// User plus system CPU seconds of `pid` (`/proc/PID/stat` fields 14 and 15).
     static func cpuSeconds(pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+            let close = stat.lastIndex(of: ")")
         else { return 0 }
         // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -17,13 +17,20 @@ struct BenchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("postgres-url"), help: "Also measure PostgreSQL: a URL whose user may create databases (throwaway ones are created and dropped). [env: BIOAUTH_BENCH_POSTGRES_URL]")
+    @Option(
+        name: .customLong("postgres-url"),
+        help:
+            "Also measure PostgreSQL: a URL whose user may create databases (throwaway ones are created and dropped). [env: BIOAUTH_BENCH_POSTGRES_URL]"
+    )
     var postgresURL: String?
 
     @Flag(name: .customLong("no-sqlite"), help: "Skip SQLite (measure PostgreSQL only).")
     var noSQLite = false
 
-    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite files; it must be on the disk to measure, not a tmpfs. (default: the current directory)")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Directory for the SQLite files; it must be on the disk to measure, not a tmpfs. (default: the current directory)"
+    )
     var dataDirectory: String?
 
     @Option(help: "Connection counts of the biometric sweep, comma-separated. (default: 1,2,4,8,16,32,64)")
@@ -53,9 +60,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "A run of a few seconds that exercises every part; its figures mean nothing.")
     var smoke = false
 
-    @Option(name: .customLong("faults"), help: ArgumentHelp(
-        "Instead of the benchmark: a mixed load against a server on this database (a SQLite file or a postgres:// URL) while --break and --heal run in turns for --duration seconds (default 180); prints what was answered, refused, failed and lost, and fails unless nothing failed or was lost.",
-        valueName: "database"))
+    @Option(
+        name: .customLong("faults"),
+        help: ArgumentHelp(
+            "Instead of the benchmark: a mixed load against a server on this database (a SQLite file or a postgres:// URL) while --break and --heal run in turns for --duration seconds (default 180); prints what was answered, refused, failed and lost, and fails unless nothing failed or was lost.",
+            valueName: "database"
+        )
+    )
     var faultDatabase: String?
 
     @Option(name: .customLong("break"), help: "With --faults: a shell command that breaks the database (stops PostgreSQL, fills the disk).")
@@ -118,7 +129,9 @@ struct BenchCommand: AsyncParsableCommand {
         if let faultLength { options.outage = .milliseconds(Int(faultLength * 1_000)) }
         if let passwordCost { options.passwordCost = passwordCost }
         guard options.outage > .zero, options.every > options.outage, options.duration >= options.every + options.outage + .seconds(10) else {
-            throw ValidationError("--faults needs 0 < --fault-length < --fault-every, and --duration of at least --fault-every + --fault-length + 10.")
+            throw ValidationError(
+                "--faults needs 0 < --fault-length < --fault-every, and --duration of at least --fault-every + --fault-length + 10."
+            )
         }
         let report = try await FaultLoad(options: options).run()
         print(report, terminator: "")

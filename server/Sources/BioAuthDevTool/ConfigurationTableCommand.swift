@@ -7,7 +7,8 @@ import Foundation
 struct ConfigurationTableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "configuration-table",
-        abstract: "Print the settings table of docs/CONFIGURATION.md, or rewrite it there with --update.")
+        abstract: "Print the settings table of docs/CONFIGURATION.md, or rewrite it there with --update."
+    )
 
     /// The markers the table sits between in the document.
     static let begin = "<!-- settings table: made by `bioauth-dev configuration-table --update docs/CONFIGURATION.md` -->"

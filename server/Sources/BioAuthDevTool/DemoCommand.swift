@@ -42,7 +42,9 @@ struct DemoCommand: AsyncParsableCommand {
             guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--server must be an http(s) URL, e.g. http://127.0.0.1:8080")
             }
-            if !json { write(renderer.header(mode: "remote; the stolen-database and expired-challenge attacks need an in-process server", server: server)) }
+            if !json {
+                write(renderer.header(mode: "remote; the stolen-database and expired-challenge attacks need an in-process server", server: server))
+            }
             report = await DemoRunner.run(target: .remote(url, relyingPartyID: relyingParty), onSection: onSection)
         } else {
             let inProcess: LoopbackServer

@@ -42,43 +42,80 @@ package struct AuthServer: Sendable {
     ///   - time: The clock; tests give one they move.
     ///   - pinKeys: PIN keys given directly instead of the configured key file; tests give throwaway ones.
     package static func open(
-        configuration: ServerConfiguration, time: TimeSource = .system, pinKeys given: PINKeyRing? = nil, logger: Logger = Logger(label: "bioauth")
+        configuration: ServerConfiguration,
+        time: TimeSource = .system,
+        pinKeys given: PINKeyRing? = nil,
+        logger: Logger = Logger(label: "bioauth")
     ) async throws -> AuthServer {
         let postgres = DatabaseLocation.isPostgres(configuration.databasePath)
         if !postgres { try SQLiteDatabaseProvider.checkLocation(configuration.databasePath) }
-        let descriptors = DescriptorBudget(limit: DescriptorBudget.raisedToHardLimit(),
-                                           reserved: DescriptorBudget.reserve(databaseConnections: postgres ? configuration.databaseMaxConnections : 16))
+        let descriptors = DescriptorBudget(
+            limit: DescriptorBudget.raisedToHardLimit(),
+            reserved: DescriptorBudget.reserve(databaseConnections: postgres ? configuration.databaseMaxConnections : 16)
+        )
         let connectionCap = try descriptors.connectionCap(configured: configuration.maxConnections)
         let relyingParty = try relyingParty(configuration)
         let pinKeys = try given ?? pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
         let database = try await openDatabase(configuration, now: time.now(), metrics: metrics.database, logger: logger)
         let services = ServerServices(
-            configuration: configuration, database: database, time: time, pinKeys: pinKeys, relyingParty: relyingParty, metrics: metrics,
-            hashing: hashingBudget(configuration), challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
-            logger: logger)
-        return AuthServer(configuration: configuration, database: database, time: time, pinKeys: pinKeys, relyingParty: relyingParty,
-                          logger: logger, metrics: metrics, services: services, connectionCap: connectionCap)
+            configuration: configuration,
+            database: database,
+            time: time,
+            pinKeys: pinKeys,
+            relyingParty: relyingParty,
+            metrics: metrics,
+            hashing: hashingBudget(configuration),
+            challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
+            logger: logger
+        )
+        return AuthServer(
+            configuration: configuration,
+            database: database,
+            time: time,
+            pinKeys: pinKeys,
+            relyingParty: relyingParty,
+            logger: logger,
+            metrics: metrics,
+            services: services,
+            connectionCap: connectionCap
+        )
     }
 
     /// Opens the database for an operator's account actions (`bioauth admin`), creating and
     /// migrating it as needed; it needs no PIN key.
-    package static func administration(configuration: ServerConfiguration, logger: Logger = Logger(label: "bioauth")) async throws -> AccountAdministration {
-        AccountAdministration(database: try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger),
-                              hasher: PasswordHasher(cost: configuration.passwordHashCost), time: .system,
-                              oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
+    package static func administration(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "bioauth")
+    ) async throws -> AccountAdministration {
+        AccountAdministration(
+            database: try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger),
+            hasher: PasswordHasher(cost: configuration.passwordHashCost),
+            time: .system,
+            oneTimePasswordLifetime: configuration.oneTimePasswordLifetime
+        )
     }
 
     /// The operator's account actions (`bioauth admin`) on this server's open database.
     package var administration: AccountAdministration { services.administration }
 
-    private static func openDatabase(_ configuration: ServerConfiguration, now: Date, metrics: DatabaseMetrics?, logger: Logger) async throws
-        -> any DatabaseProvider {
+    private static func openDatabase(
+        _ configuration: ServerConfiguration,
+        now: Date,
+        metrics: DatabaseMetrics?,
+        logger: Logger
+    ) async throws
+        -> any DatabaseProvider
+    {
         let database: any DatabaseProvider
         if DatabaseLocation.isPostgres(configuration.databasePath) {
             database = try await PostgresDatabaseProvider.open(
-                url: configuration.databasePath, maxConnections: configuration.databaseMaxConnections, connectionWait: configuration.databaseWait,
-                metrics: metrics, logger: logger)
+                url: configuration.databasePath,
+                maxConnections: configuration.databaseMaxConnections,
+                connectionWait: configuration.databaseWait,
+                metrics: metrics,
+                logger: logger
+            )
         } else {
             database = try await SQLiteDatabaseProvider.open(path: configuration.databasePath, metrics: metrics, logger: logger)
         }
@@ -94,8 +131,11 @@ package struct AuthServer: Sendable {
     /// The bound on hashes the configuration sets: a worker per core (NIO's thread pool has as many).
     static func hashingBudget(_ configuration: ServerConfiguration) -> HashingBudget {
         let cores = System.coreCount
-        return HashingBudget(workers: cores, queueLimit: configuration.hashQueue == 0 ? 4 * cores : configuration.hashQueue,
-                             perClient: configuration.hashesPerAddress)
+        return HashingBudget(
+            workers: cores,
+            queueLimit: configuration.hashQueue == 0 ? 4 * cores : configuration.hashQueue,
+            perClient: configuration.hashesPerAddress
+        )
     }
 
     /// The PIN keys: from the named file, or (SQLite only) from `<database>.pin-key`,
@@ -106,14 +146,19 @@ package struct AuthServer: Sendable {
         let postgres = DatabaseLocation.isPostgres(configuration.databasePath)
         if let file = configuration.pinKeyFile { return try PINKeyRing.load(path: file, create: !postgres) }
         guard !postgres else {
-            throw PINKeyRing.FileError(description: "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md")
+            throw PINKeyRing.FileError(
+                description:
+                    "a PostgreSQL server needs --pin-key-file (BIOAUTH_PIN_KEY_FILE), the same file for every instance; see docs/DEPLOYMENT.md"
+            )
         }
         let beside = configuration.databasePath + ".pin-key"
         if configuration.relyingPartyID != "localhost" {
-            logger?.warning("""
+            logger?.warning(
+                """
                 the PIN key is \(beside), beside the database: a stolen disk or backup holds both, and PINs fall to an offline \
                 search; give --pin-key-file (BIOAUTH_PIN_KEY_FILE) a file kept apart (docs/DEPLOYMENT.md)
-                """)
+                """
+            )
         }
         return try PINKeyRing.load(path: beside, create: true)
     }
@@ -121,8 +166,11 @@ package struct AuthServer: Sendable {
     /// The passkey relying party the configuration describes; `direct` attestation reads its
     /// roots from ``ServerConfiguration/webAuthnTrustRootsFile``.
     static func relyingParty(_ configuration: ServerConfiguration) throws -> RelyingParty {
-        var party = RelyingParty(id: configuration.relyingPartyID, name: configuration.relyingPartyName,
-                                 origins: Set(configuration.allowedWebAuthnOrigins))
+        var party = RelyingParty(
+            id: configuration.relyingPartyID,
+            name: configuration.relyingPartyName,
+            origins: Set(configuration.allowedWebAuthnOrigins)
+        )
         party.topOrigins = Set(configuration.webAuthnTopOrigins)
         party.userVerification = configuration.webAuthnUserVerification
         if configuration.webAuthnAttestation == "direct" {
@@ -161,13 +209,19 @@ package struct AuthServer: Sendable {
         // part, so a slowloris sending header bytes is closed like a silent client.
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000))
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000)
+        )
         let perAddress = ConnectionCounter(perAddress: configuration.maxConnectionsPerAddress, refused: metrics.refusedConnection)
         return Application(
             router: makeRouter(),
-            server: HTTPServerBuilder { responder in CappedChildChannel(base: HTTP1Channel(responder: responder, configuration: http1), counter: perAddress) },
-            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(connectionCap, logger: logger)),
+            server: HTTPServerBuilder { responder in
+                CappedChildChannel(base: HTTP1Channel(responder: responder, configuration: http1), counter: perAddress)
+            },
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "BioAuth",
+                availableConnectionsDelegate: MaximumAvailableConnections(connectionCap, logger: logger)
+            ),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             },
@@ -187,14 +241,20 @@ package struct AuthServer: Sendable {
         let metrics = self.metrics
         let router = Router()
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: metrics.exposition()))
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: metrics.exposition())
+            )
         }
         return Application(
             router: router,
             // A scraper needs one connection; the few allowed come out of DescriptorBudget's reserve.
-            configuration: .init(address: .hostname(host, port: port), serverName: "BioAuth metrics",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(16, logger: logger)),
+            configuration: .init(
+                address: .hostname(host, port: port),
+                serverName: "BioAuth metrics",
+                availableConnectionsDelegate: MaximumAvailableConnections(16, logger: logger)
+            ),
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
             },
@@ -227,17 +287,32 @@ package struct AuthServer: Sendable {
         // Either listener ending (a port in use) shuts the other down gracefully, not by cancelling it.
         let announcement = ListenerAnnouncement(api: onServerRunning, metrics: onMetricsRunning)
         let services: [any Service] = [
-            Listener(role: .api, host: configuration.host, port: configuration.port,
-                     application: application(onServerRunning: { await announcement.bound(.api, host: $0, port: $1) }, eventLoops: .shared(eventLoops))),
-            Listener(role: .metrics, host: configuration.metricsHost, port: configuration.metricsPort,
-                     application: metricsApplication(onServerRunning: { await announcement.bound(.metrics, host: $0, port: $1) })),
+            Listener(
+                role: .api,
+                host: configuration.host,
+                port: configuration.port,
+                application: application(onServerRunning: { await announcement.bound(.api, host: $0, port: $1) }, eventLoops: .shared(eventLoops))
+            ),
+            Listener(
+                role: .metrics,
+                host: configuration.metricsHost,
+                port: configuration.metricsPort,
+                application: metricsApplication(onServerRunning: { await announcement.bound(.metrics, host: $0, port: $1) })
+            ),
         ]
-        let listeners = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services.map {
-                ServiceGroupConfiguration.ServiceConfiguration(
-                    service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
-            },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let listeners = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map {
+                    ServiceGroupConfiguration.ServiceConfiguration(
+                        service: $0,
+                        successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup
+                    )
+                },
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
         let housekeeping = self.services.housekeeping
         let interval = configuration.purgeInterval
         let metrics = self.metrics
@@ -279,10 +354,14 @@ package struct AuthServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.add(middleware: MetricsRecordingMiddleware(metrics: metrics))
         router.add(middleware: ErrorShapeMiddleware(routes: knownRoutes))
-        router.add(middleware: RequestLimitsMiddleware(
-            limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
-            maxHeaderBytes: configuration.maxHeaderBytes, trustForwardedFor: configuration.trustForwardedFor,
-            requestTimeout: configuration.requestTimeout))
+        router.add(
+            middleware: RequestLimitsMiddleware(
+                limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
+                maxHeaderBytes: configuration.maxHeaderBytes,
+                trustForwardedFor: configuration.trustForwardedFor,
+                requestTimeout: configuration.requestTimeout
+            )
+        )
         accounts.addPublicRoutes(to: router)
         biometrics.addPublicRoutes(to: router)
         meta.addPublicRoutes(to: router)

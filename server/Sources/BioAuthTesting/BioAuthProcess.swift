@@ -38,7 +38,11 @@ package final class BioAuthProcess: @unchecked Sendable {
     /// `launcher` when given (`["/usr/bin/prlimit", "--nofile=1024"]` runs it under that limit).
     /// Its standard error is collected unless `passStandardError` hands it to this process's.
     package init(
-        _ arguments: [String], program: Program = .bioauth, environment: [String: String] = [:], launcher: [String] = [], passStandardError: Bool = false
+        _ arguments: [String],
+        program: Program = .bioauth,
+        environment: [String: String] = [:],
+        launcher: [String] = [],
+        passStandardError: Bool = false
     ) throws {
         if let wrapper = launcher.first {
             process.executableURL = URL(fileURLWithPath: wrapper)
@@ -102,8 +106,9 @@ package final class BioAuthProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
-               let address = line.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "/" }).first,
-               let port = address.split(separator: ":").last.flatMap({ Int($0) }) {
+                let address = line.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "/" }).first,
+                let port = address.split(separator: ":").last.flatMap({ Int($0) })
+            {
                 return port
             }
             guard process.isRunning else { break }
@@ -119,7 +124,10 @@ package final class BioAuthProcess: @unchecked Sendable {
         while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        if process.isRunning { process.interrupt(); process.terminate() }
+        if process.isRunning {
+            process.interrupt()
+            process.terminate()
+        }
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         // Its output up to the end of each pipe (a child it left running may hold one open).
         let drained = ContinuousClock.now + .seconds(30)
@@ -129,7 +137,10 @@ package final class BioAuthProcess: @unchecked Sendable {
 
     /// Runs `program arguments…` to completion; its status and output.
     package static func run(
-        _ arguments: [String], program: Program = .bioauth, environment: [String: String] = [:], timeout: Duration = .seconds(120)
+        _ arguments: [String],
+        program: Program = .bioauth,
+        environment: [String: String] = [:],
+        timeout: Duration = .seconds(120)
     ) async throws -> (status: Int32, stdout: Data, stderr: String) {
         let process = try BioAuthProcess(arguments, program: program, environment: environment)
         let status = try await process.waitForExit(timeout: timeout)

@@ -26,7 +26,8 @@ package enum CBOREncoder {
         case .map(let entries):
             head(5, UInt64(entries.count), &out)
             let encoded = entries.map { (key: encode($0.key), value: encode($0.value)) }
-            for entry in encoded.sorted(by: { $0.key.count != $1.key.count ? $0.key.count < $1.key.count : $0.key.lexicographicallyPrecedes($1.key) }) {
+            for entry in encoded.sorted(by: { $0.key.count != $1.key.count ? $0.key.count < $1.key.count : $0.key.lexicographicallyPrecedes($1.key) })
+            {
                 out += entry.key
                 out += entry.value
             }

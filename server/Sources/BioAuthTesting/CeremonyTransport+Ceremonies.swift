@@ -5,14 +5,21 @@ import Foundation
 extension CeremonyTransport {
     /// Creates an account.
     @discardableResult
-    package func signUp(_ username: String = "alice-\(UUID().uuidString.prefix(8))", password: String = "correct horse battery") async throws -> User {
-        try await exchange(.createUser, id: nil, body: CreateUserRequest(username: username, password: password), token: nil, as: UserResponse.self).user
+    package func signUp(_ username: String = "alice-\(UUID().uuidString.prefix(8))", password: String = "correct horse battery") async throws -> User
+    {
+        try await exchange(.createUser, id: nil, body: CreateUserRequest(username: username, password: password), token: nil, as: UserResponse.self)
+            .user
     }
 
     /// Signs in with the password.
     package func signIn(_ username: String, password: String = "correct horse battery", minutes: Int? = nil) async throws -> SignInResponse {
-        try await exchange(.signInWithPassword, id: nil, body: PasswordSignInRequest(username: username, password: password, sessionDurationMinutes: minutes),
-                           token: nil, as: SignInResponse.self)
+        try await exchange(
+            .signInWithPassword,
+            id: nil,
+            body: PasswordSignInRequest(username: username, password: password, sessionDurationMinutes: minutes),
+            token: nil,
+            as: SignInResponse.self
+        )
     }
 
     /// A new user, signed in with the password.
@@ -23,24 +30,40 @@ extension CeremonyTransport {
 
     /// Starts registering `key` as a biometric key of the session's user.
     package func startRegistration(
-        _ key: SoftwareDeviceKey, token: String, encoding: SoftwareDeviceKey.Encoding = .x963OrRaw, label: String = "test phone"
+        _ key: SoftwareDeviceKey,
+        token: String,
+        encoding: SoftwareDeviceKey.Encoding = .x963OrRaw,
+        label: String = "test phone"
     ) async throws -> RegistrationStartResponse {
-        try await exchange(.startRegistration, id: nil, body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(encoding), label: label),
-                           token: token, as: RegistrationStartResponse.self)
+        try await exchange(
+            .startRegistration,
+            id: nil,
+            body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(encoding), label: label),
+            token: token,
+            as: RegistrationStartResponse.self
+        )
     }
 
     /// Completes a started registration: `key` signs its challenge.
     @discardableResult
     package func verifyRegistration(_ start: RegistrationStartResponse, key: SoftwareDeviceKey, token: String) async throws -> Registration {
         let signature = key.sign(.registration, rpID: relyingPartyID, registrationID: start.registrationID, challenge: start.challenge.data)
-        return try await exchange(.verifyRegistration, id: start.registrationID, body: VerifyRegistrationRequest(signature: signature),
-                                  token: token, as: RegistrationResponse.self).registration
+        return try await exchange(
+            .verifyRegistration,
+            id: start.registrationID,
+            body: VerifyRegistrationRequest(signature: signature),
+            token: token,
+            as: RegistrationResponse.self
+        ).registration
     }
 
     /// Registers `key` for the session's user: start, sign the challenge, verify.
     @discardableResult
     package func register(
-        _ key: SoftwareDeviceKey, token: String, encoding: SoftwareDeviceKey.Encoding = .x963OrRaw, label: String = "test phone"
+        _ key: SoftwareDeviceKey,
+        token: String,
+        encoding: SoftwareDeviceKey.Encoding = .x963OrRaw,
+        label: String = "test phone"
     ) async throws -> Registration {
         let start = try await startRegistration(key, token: token, encoding: encoding, label: label)
         return try await verifyRegistration(start, key: key, token: token)
@@ -56,7 +79,13 @@ extension CeremonyTransport {
 
     /// A fresh authentication challenge for a registration.
     package func challenge(for registrationID: String) async throws -> ChallengeResponse {
-        try await exchange(.createChallenge, id: nil, body: CreateChallengeRequest(registrationID: registrationID), token: nil, as: ChallengeResponse.self)
+        try await exchange(
+            .createChallenge,
+            id: nil,
+            body: CreateChallengeRequest(registrationID: registrationID),
+            token: nil,
+            as: ChallengeResponse.self
+        )
     }
 
     /// The biometric sign-in body for a fresh challenge, signed by `key`.
@@ -64,21 +93,32 @@ extension CeremonyTransport {
         let challenge = try await challenge(for: registrationID)
         return BiometricSignInRequest(
             challengeID: challenge.challengeID,
-            signature: key.sign(.authentication, rpID: relyingPartyID, registrationID: registrationID, challenge: challenge.challenge.data))
+            signature: key.sign(.authentication, rpID: relyingPartyID, registrationID: registrationID, challenge: challenge.challenge.data)
+        )
     }
 
     /// One biometric sign-in: a challenge, `key`'s signature, the session.
     @discardableResult
     package func biometricSignIn(_ key: SoftwareDeviceKey, registrationID: String) async throws -> SignInResponse {
-        try await exchange(.signInWithBiometric, id: nil, body: try await signedAuthentication(key, registrationID: registrationID),
-                           token: nil, as: SignInResponse.self)
+        try await exchange(
+            .signInWithBiometric,
+            id: nil,
+            body: try await signedAuthentication(key, registrationID: registrationID),
+            token: nil,
+            as: SignInResponse.self
+        )
     }
 
     /// Sets a PIN bound to `key`: `PUT /v1/users/me/pin`, sign the registration challenge, verify.
     @discardableResult
     package func setPIN(_ pin: String, key: SoftwareDeviceKey = .es256(), token: String) async throws -> PINDevice {
-        let start = try await exchange(.setPin, id: nil, body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey()),
-                                       token: token, as: RegistrationStartResponse.self)
+        let start = try await exchange(
+            .setPin,
+            id: nil,
+            body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey()),
+            token: token,
+            as: RegistrationStartResponse.self
+        )
         try await verifyRegistration(start, key: key, token: token)
         return PINDevice(key: key, registrationID: start.registrationID)
     }
@@ -87,8 +127,12 @@ extension CeremonyTransport {
     /// key unless a test forges another), and the PIN.
     package func pinSignInBody(_ device: PINDevice, pin: String, signingKey: SoftwareDeviceKey? = nil) async throws -> PINSignInRequest {
         let challenge = try await challenge(for: device.registrationID)
-        let signature = (signingKey ?? device.key).sign(.authentication, rpID: relyingPartyID, registrationID: device.registrationID,
-                                                        challenge: challenge.challenge.data)
+        let signature = (signingKey ?? device.key).sign(
+            .authentication,
+            rpID: relyingPartyID,
+            registrationID: device.registrationID,
+            challenge: challenge.challenge.data
+        )
         return PINSignInRequest(challengeID: challenge.challengeID, signature: signature, pin: pin)
     }
 }

@@ -10,7 +10,11 @@ package protocol CeremonyTransport {
     /// Sends `body` (if any) to `endpoint` (with `id` where its path has one) with the bearer
     /// `token` (if any), and decodes a success answer; any other answer throws.
     func exchange<Answer: Decodable>(
-        _ endpoint: Endpoint, id: String?, body: (any Encodable & Sendable)?, token: String?, as answer: Answer.Type
+        _ endpoint: Endpoint,
+        id: String?,
+        body: (any Encodable & Sendable)?,
+        token: String?,
+        as answer: Answer.Type
     ) async throws -> Answer
 }
 

@@ -47,7 +47,10 @@ package final class LoopbackServer: Sendable {
     ///   - configure: Changes to the loopback defaults (relying party ``relyingPartyID``, bcrypt at
     ///     its floor of 4 so tests stay quick, eight database connections).
     package static func start(
-        database: String? = nil, clock: ServerClock = .frozen(), time: TimeSource? = nil, pinKeys: PINKeyRing? = nil,
+        database: String? = nil,
+        clock: ServerClock = .frozen(),
+        time: TimeSource? = nil,
+        pinKeys: PINKeyRing? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LoopbackServer {
@@ -63,7 +66,12 @@ package final class LoopbackServer: Sendable {
         configure(&configuration)
         let server: AuthServer
         do {
-            server = try await AuthServer.open(configuration: configuration, time: time ?? TimeSource(now: { clock.now }), pinKeys: pinKeys, logger: logger)
+            server = try await AuthServer.open(
+                configuration: configuration,
+                time: time ?? TimeSource(now: { clock.now }),
+                pinKeys: pinKeys,
+                logger: logger
+            )
         } catch {
             if let folder { try? FileManager.default.removeItem(at: folder) }
             throw error
@@ -78,19 +86,34 @@ package final class LoopbackServer: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             // The application ended before it listened: its error says why.
-            let failure: any Error = await { do { try await task.value; return CancellationError() } catch { return error } }()
+            let failure: any Error = await {
+                do {
+                    try await task.value
+                    return CancellationError()
+                } catch { return error }
+            }()
             try? await server.close()
             if let folder { try? FileManager.default.removeItem(at: folder) }
             throw failure
         }
-        return LoopbackServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, port: port, server: server, clock: clock,
-                              folder: folder, group: group, task: task)
+        return LoopbackServer(
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!,
+            port: port,
+            server: server,
+            clock: clock,
+            folder: folder,
+            group: group,
+            task: task
+        )
     }
 
     /// Runs `body` against a new server (see ``start(database:clock:time:pinKeys:logger:configure:)``) and
     /// stops it afterwards, also when `body` throws.
     package static func run<T: Sendable>(
-        database: String? = nil, clock: ServerClock = .frozen(), time: TimeSource? = nil, pinKeys: PINKeyRing? = nil,
+        database: String? = nil,
+        clock: ServerClock = .frozen(),
+        time: TimeSource? = nil,
+        pinKeys: PINKeyRing? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (LoopbackServer) async throws -> T

@@ -9,7 +9,10 @@ package enum ScratchDatabase {
     /// Creates the database `name`, runs `body` with a URL for it, and drops it afterwards, also
     /// when `body` throws.
     package static func with<T: Sendable>(
-        _ name: String, on adminURL: String, logger: Logger, _ body: (String) async throws -> T
+        _ name: String,
+        on adminURL: String,
+        logger: Logger,
+        _ body: (String) async throws -> T
     ) async throws -> T {
         let url = try await create(name, on: adminURL, logger: logger)
         do {

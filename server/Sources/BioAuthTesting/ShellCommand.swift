@@ -17,7 +17,7 @@ package enum ShellCommand {
         var pid: pid_t = 0
         let words: [String] = ["/bin/sh", "-c", command]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         // The child gets standard input, output and error only: a daemon it starts (`pg_ctl start`)
         // would otherwise hold this process's sockets open for as long as it runs.
         var actions = posix_spawn_file_actions_t()

@@ -103,47 +103,76 @@ package final class SoftwareAuthenticator: @unchecked Sendable {
         if options.excludeCredentials.contains(where: { excluded in credentials.contains { $0.id == Array(excluded.id.data) } }) {
             throw Excluded()
         }
-        let key: SigningKey = switch algorithm {
-        case .es256: .es256(P256.Signing.PrivateKey())
-        case .eddsa: .ed25519(Curve25519.Signing.PrivateKey())
-        case .rs256: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))
-        }
-        let credential = Credential(id: (0..<16).map { _ in UInt8.random(in: 0...255) }, rpID: options.rp.id, userHandle: Array(options.user.id.data),
-                                    key: key, signCount: counterStep)
+        let key: SigningKey =
+            switch algorithm {
+            case .es256: .es256(P256.Signing.PrivateKey())
+            case .eddsa: .ed25519(Curve25519.Signing.PrivateKey())
+            case .rs256: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))
+            }
+        let credential = Credential(
+            id: (0..<16).map { _ in UInt8.random(in: 0...255) },
+            rpID: options.rp.id,
+            userHandle: Array(options.user.id.data),
+            key: key,
+            signCount: counterStep
+        )
         credentials.append(credential)
         let clientDataJSON = clientData(type: type, challenge: options.challenge)
         let authData = authenticatorData(rpID: credential.rpID, signCount: credential.signCount, attested: credential)
         let statement = try attestationStatement(credential, authData: authData, clientDataHash: Array(SHA256.hash(data: clientDataJSON)))
-        let object = CBOREncoder.encode(.map([
-            .init(.text("fmt"), .text(statement.format)), .init(.text("attStmt"), statement.statement), .init(.text("authData"), .bytes(authData)),
-        ]))
+        let object = CBOREncoder.encode(
+            .map([
+                .init(.text("fmt"), .text(statement.format)), .init(.text("attStmt"), statement.statement),
+                .init(.text("authData"), .bytes(authData)),
+            ])
+        )
         return RegistrationResponseJSON(
-            id: Base64URL.encode(credential.id), rawId: Base64URLBytes(credential.id),
-            response: .init(clientDataJSON: Base64URLBytes(clientDataJSON), attestationObject: Base64URLBytes(object),
-                            authenticatorData: Base64URLBytes(authData), transports: ["internal"]),
-            authenticatorAttachment: "platform", clientExtensionResults: .init(credProps: .init(rk: true)), type: "public-key")
+            id: Base64URL.encode(credential.id),
+            rawId: Base64URLBytes(credential.id),
+            response: .init(
+                clientDataJSON: Base64URLBytes(clientDataJSON),
+                attestationObject: Base64URLBytes(object),
+                authenticatorData: Base64URLBytes(authData),
+                transports: ["internal"]
+            ),
+            authenticatorAttachment: "platform",
+            clientExtensionResults: .init(credProps: .init(rk: true)),
+            type: "public-key"
+        )
     }
 
     /// Answers `navigator.credentials.get()`: the newest credential for the RP that
     /// `allowCredentials` allows (any, when it is empty), or `credentialID` when given.
     package func authenticate(
-        _ options: PublicKeyCredentialRequestOptionsJSON, credentialID: [UInt8]? = nil, type: String = "webauthn.get"
+        _ options: PublicKeyCredentialRequestOptionsJSON,
+        credentialID: [UInt8]? = nil,
+        type: String = "webauthn.get"
     ) throws -> AuthenticationResponseJSON {
         struct NoCredential: Error {}
         let allowed = Set(options.allowCredentials.map { Array($0.id.data) })
-        guard let index = credentials.lastIndex(where: { credential in
-            credential.rpID == options.rpId && (credentialID.map { $0 == credential.id } ?? (allowed.isEmpty || allowed.contains(credential.id)))
-        }) else { throw NoCredential() }
+        guard
+            let index = credentials.lastIndex(where: { credential in
+                credential.rpID == options.rpId && (credentialID.map { $0 == credential.id } ?? (allowed.isEmpty || allowed.contains(credential.id)))
+            })
+        else { throw NoCredential() }
         credentials[index].signCount &+= counterStep
         let credential = credentials[index]
         let clientDataJSON = clientData(type: type, challenge: options.challenge)
         let authData = authenticatorData(rpID: credential.rpID, signCount: credential.signCount, attested: nil)
         let signature = credential.key.sign(authData + Array(SHA256.hash(data: clientDataJSON)))
         return AuthenticationResponseJSON(
-            id: Base64URL.encode(credential.id), rawId: Base64URLBytes(credential.id),
-            response: .init(clientDataJSON: Base64URLBytes(clientDataJSON), authenticatorData: Base64URLBytes(authData),
-                            signature: Base64URLBytes(signature), userHandle: Base64URLBytes(credential.userHandle)),
-            authenticatorAttachment: "platform", clientExtensionResults: .init(), type: "public-key")
+            id: Base64URL.encode(credential.id),
+            rawId: Base64URLBytes(credential.id),
+            response: .init(
+                clientDataJSON: Base64URLBytes(clientDataJSON),
+                authenticatorData: Base64URLBytes(authData),
+                signature: Base64URLBytes(signature),
+                userHandle: Base64URLBytes(credential.userHandle)
+            ),
+            authenticatorAttachment: "platform",
+            clientExtensionResults: .init(),
+            type: "public-key"
+        )
     }
 
     /// Sets a credential's counter (to replay an old value, as a clone would).
@@ -174,7 +203,11 @@ package final class SoftwareAuthenticator: @unchecked Sendable {
         return data
     }
 
-    private func attestationStatement(_ credential: Credential, authData: [UInt8], clientDataHash: [UInt8]) throws -> (format: String, statement: CBORValue) {
+    private func attestationStatement(
+        _ credential: Credential,
+        authData: [UInt8],
+        clientDataHash: [UInt8]
+    ) throws -> (format: String, statement: CBORValue) {
         let signed = authData + clientDataHash
         switch attestation {
         case .none:
@@ -184,18 +217,25 @@ package final class SoftwareAuthenticator: @unchecked Sendable {
             return ("packed", .map([.init(.text("alg"), Self.integer(alg)), .init(.text("sig"), .bytes(credential.key.sign(signed)))]))
         case .packed(let ca):
             let (key, certificate) = try ca.issueAttestationCertificate(aaguid: aaguid)
-            return ("packed", .map([
-                .init(.text("alg"), Self.integer(-7)), .init(.text("sig"), .bytes(Array(try key.signature(for: signed).derRepresentation))),
-                .init(.text("x5c"), .array([.bytes(certificate)])),
-            ]))
+            return (
+                "packed",
+                .map([
+                    .init(.text("alg"), Self.integer(-7)), .init(.text("sig"), .bytes(Array(try key.signature(for: signed).derRepresentation))),
+                    .init(.text("x5c"), .array([.bytes(certificate)])),
+                ])
+            )
         case .fidoU2F(let ca):
             let (key, certificate) = try ca.issueAttestationCertificate(aaguid: nil)
             guard case .es256(let credentialKey) = credential.key else { throw COSEAlgorithmError() }
-            let verificationData = [0x00] + Array(authData[0..<32]) + clientDataHash + credential.id + Array(credentialKey.publicKey.x963Representation)
-            return ("fido-u2f", .map([
-                .init(.text("sig"), .bytes(Array(try key.signature(for: verificationData).derRepresentation))),
-                .init(.text("x5c"), .array([.bytes(certificate)])),
-            ]))
+            let verificationData =
+                [0x00] + Array(authData[0..<32]) + clientDataHash + credential.id + Array(credentialKey.publicKey.x963Representation)
+            return (
+                "fido-u2f",
+                .map([
+                    .init(.text("sig"), .bytes(Array(try key.signature(for: verificationData).derRepresentation))),
+                    .init(.text("x5c"), .array([.bytes(certificate)])),
+                ])
+            )
         }
     }
 
@@ -216,34 +256,58 @@ package struct AttestationCA: @unchecked Sendable {
     /// A new root named `commonName`, valid over `validity`.
     package init(commonName: String = "BioAuth Test Attestation Root", validity: ClosedRange<Date>) throws {
         rootKey = P256.Signing.PrivateKey()
-        name = try DistinguishedName { CountryName("DE"); OrganizationName("BioAuth Tests"); CommonName(commonName) }
+        name = try DistinguishedName {
+            CountryName("DE")
+            OrganizationName("BioAuth Tests")
+            CommonName(commonName)
+        }
         self.validity = validity
         root = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound, issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: .init(rootKey.publicKey),
+            notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound,
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true))
             },
-            issuerPrivateKey: .init(rootKey))
+            issuerPrivateKey: .init(rootKey)
+        )
     }
 
     /// A new attestation key and its DER certificate (the AAGUID extension when `aaguid` is given).
     func issueAttestationCertificate(aaguid: UUID?) throws -> (P256.Signing.PrivateKey, [UInt8]) {
         let key = P256.Signing.PrivateKey()
         let subject = try DistinguishedName {
-            CountryName("DE"); OrganizationName("BioAuth Tests"); OrganizationalUnitName("Authenticator Attestation"); CommonName("Software Authenticator")
+            CountryName("DE")
+            OrganizationName("BioAuth Tests")
+            OrganizationalUnitName("Authenticator Attestation")
+            CommonName("Software Authenticator")
         }
         var extensions = try Certificate.Extensions { Critical(BasicConstraints.notCertificateAuthority) }
         if let aaguid {
             var serializer = DER.Serializer()
             try serializer.serialize(ASN1OctetString(contentBytes: ArraySlice(aaguid.bytes)))
-            try extensions.append(Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: false, value: ArraySlice(serializer.serializedBytes)))
+            try extensions.append(
+                Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: false, value: ArraySlice(serializer.serializedBytes))
+            )
         }
         let certificate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound, issuer: name, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: extensions, issuerPrivateKey: .init(rootKey))
+            version: .v3,
+            serialNumber: .init(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: validity.lowerBound,
+            notValidAfter: validity.upperBound,
+            issuer: name,
+            subject: subject,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: extensions,
+            issuerPrivateKey: .init(rootKey)
+        )
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         return (key, serializer.serializedBytes)

@@ -39,10 +39,11 @@ package struct SoftwareDeviceKey: @unchecked Sendable {
 
     /// The public key: X9.63 (P-256) or raw (Ed25519), or SubjectPublicKeyInfo DER.
     package func publicKey(_ encoding: Encoding = .x963OrRaw) -> Data {
-        let raw: Data = switch secret {
-        case .es256(let key): key.publicKey.x963Representation
-        case .ed25519(let key): key.publicKey.rawRepresentation
-        }
+        let raw: Data =
+            switch secret {
+            case .es256(let key): key.publicKey.x963Representation
+            case .ed25519(let key): key.publicKey.rawRepresentation
+            }
         guard encoding == .spki else { return raw }
         // The bytes came from the key itself, so they parse.
         return try! DevicePublicKey(algorithm: algorithm, bytes: raw).subjectPublicKeyInfo

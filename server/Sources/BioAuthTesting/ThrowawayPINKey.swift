@@ -15,8 +15,13 @@ package enum ThrowawayPINKey {
     /// A new file in the temporary folder holding the key (mode 0600), for `--pin-key-file`.
     package static func file() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-\(UUID().uuidString).pin-key").path
-        guard FileManager.default.createFile(atPath: path, contents: Data((Base64URL.encode(key) + "\n").utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path,
+                contents: Data((Base64URL.encode(key) + "\n").utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else {
             throw CocoaError(.fileWriteUnknown)
         }
         return path

@@ -19,7 +19,10 @@ struct AdminCommand: AsyncParsableCommand {
         @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp("The server's database: " + ServerSetting.database.help))
         var database: String?
 
-        @Option(name: .customLong(ServerSetting.passwordCost.flag), help: ArgumentHelp("For the one-time password: " + ServerSetting.passwordCost.help))
+        @Option(
+            name: .customLong(ServerSetting.passwordCost.flag),
+            help: ArgumentHelp("For the one-time password: " + ServerSetting.passwordCost.help)
+        )
         var passwordCost: Int?
 
         @Option(name: .customLong(ServerSetting.oneTimePasswordHours.flag), help: ArgumentHelp(ServerSetting.oneTimePasswordHours.help))
@@ -37,8 +40,11 @@ struct AdminCommand: AsyncParsableCommand {
             ].compactMapValues { $0 }
             let configuration: ServerConfiguration
             do {
-                configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
-                                                                settings: [.database, .passwordCost, .oneTimePasswordHours])
+                configuration = try ServerConfiguration.resolve(
+                    flags: flags,
+                    environment: ProcessInfo.processInfo.environment,
+                    settings: [.database, .passwordCost, .oneTimePasswordHours]
+                )
             } catch {
                 throw ValidationError(error.description)
             }
@@ -65,13 +71,17 @@ struct AdminCommand: AsyncParsableCommand {
 
     struct Recover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Everything at once, in one transaction: end every session, revoke every device key and passkey, unlock the password and PIN, and set a one-time password (printed once).")
+            abstract:
+                "Everything at once, in one transaction: end every session, revoke every device key and passkey, unlock the password and PIN, and set a one-time password (printed once)."
+        )
         @OptionGroup var target: Target
 
         func run() async throws {
             let recovery = try await target.run { try await $0.recover($1) }
             let revoked = recovery.revoked
-            print("ended \(revoked.sessions) session(s); revoked \(revoked.biometricKeys) biometric key(s), \(revoked.pinKeys) PIN key(s), \(revoked.passkeys) passkey(s); unlocked password and PIN")
+            print(
+                "ended \(revoked.sessions) session(s); revoked \(revoked.biometricKeys) biometric key(s), \(revoked.pinKeys) PIN key(s), \(revoked.passkeys) passkey(s); unlocked password and PIN"
+            )
             AdminCommand.printOneTimePassword(recovery.oneTimePassword, expiresAt: recovery.expiresAt)
         }
     }
@@ -88,7 +98,9 @@ struct AdminCommand: AsyncParsableCommand {
 
     struct RevokeDevices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "revoke-devices", abstract: "Revoke every device key (biometric and PIN) and passkey of the user, and the sessions they signed in.")
+            commandName: "revoke-devices",
+            abstract: "Revoke every device key (biometric and PIN) and passkey of the user, and the sessions they signed in."
+        )
         @OptionGroup var target: Target
 
         func run() async throws {
@@ -110,7 +122,8 @@ struct AdminCommand: AsyncParsableCommand {
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-password",
-            abstract: "End every session and set a one-time password (printed once) that signs in once and must be changed at that sign-in.")
+            abstract: "End every session and set a one-time password (printed once) that signs in once and must be changed at that sign-in."
+        )
         @OptionGroup var target: Target
 
         func run() async throws {
@@ -122,6 +135,8 @@ struct AdminCommand: AsyncParsableCommand {
 
     /// Prints a one-time password, once, with what the user must know of it.
     static func printOneTimePassword(_ password: String, expiresAt: Date) {
-        print("one-time password (give it to the user over a channel you verified; it signs in once, before \(WireJSON.formatTimestamp(expiresAt)), and must be changed then): \(password)")
+        print(
+            "one-time password (give it to the user over a channel you verified; it signs in once, before \(WireJSON.formatTimestamp(expiresAt)), and must be changed then): \(password)"
+        )
     }
 }

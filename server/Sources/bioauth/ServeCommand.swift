@@ -23,7 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration: ServerConfiguration
         do {
-            configuration = try ServerConfiguration.resolve(flags: ServerSetting.flags(from: arguments), environment: ProcessInfo.processInfo.environment)
+            configuration = try ServerConfiguration.resolve(
+                flags: ServerSetting.flags(from: arguments),
+                environment: ProcessInfo.processInfo.environment
+            )
         } catch {
             throw ValidationError(error.description)
         }
@@ -31,13 +34,17 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = configuration.logLevel
         do {
             let server = try await AuthServer.open(configuration: configuration, logger: logger)
-            try await server.run(onServerRunning: { host, port in
-                // Unbuffered, so a supervisor or test reading the pipe sees it at once.
-                let line = "BioAuth listening on http://\(host):\(port) (database \(configuration.databaseDescription), relying party \(configuration.relyingPartyID))\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            }, onMetricsRunning: { host, port in
-                FileHandle.standardOutput.write(Data("BioAuth metrics on http://\(host):\(port)/metrics\n".utf8))
-            })
+            try await server.run(
+                onServerRunning: { host, port in
+                    // Unbuffered, so a supervisor or test reading the pipe sees it at once.
+                    let line =
+                        "BioAuth listening on http://\(host):\(port) (database \(configuration.databaseDescription), relying party \(configuration.relyingPartyID))\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                },
+                onMetricsRunning: { host, port in
+                    FileHandle.standardOutput.write(Data("BioAuth metrics on http://\(host):\(port)/metrics\n".utf8))
+                }
+            )
         } catch {
             // Every failure an operator can fix (a port in use, a database, a key file) describes itself in one line.
             throw ValidationFailure(String(describing: error))

@@ -14,7 +14,10 @@ struct ClientAccountTests {
         private let asked = Mutex(0)
         var count: Int { asked.withLock { $0 } }
         func answer(_ password: String?) -> @Sendable () async -> String? {
-            { [self] in asked.withLock { $0 += 1 }; return password }
+            { [self] in
+                asked.withLock { $0 += 1 }
+                return password
+            }
         }
     }
 
@@ -91,7 +94,11 @@ struct ClientAccountTests {
             #expect(error?.serverCode == .reauthenticationRequired)
             #expect(await account.client.isPINSet == false)
             let declined = await caught {
-                try await account.client.changePassword(current: Account.password, new: "new password 99", reauthentication: .password(PasswordPrompt().answer(nil)))
+                try await account.client.changePassword(
+                    current: Account.password,
+                    new: "new password 99",
+                    reauthentication: .password(PasswordPrompt().answer(nil))
+                )
             }
             #expect(declined == .userCanceled)
         }

@@ -117,7 +117,8 @@ struct ClientFlowTests {
         }
         let offline = BioAuthClient(
             configuration: BioAuthConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, relyingPartyID: LoopbackServer.relyingPartyID),
-            device: SimulatedDevice().backends)
+            device: SimulatedDevice().backends
+        )
         let failure = await caught { try await offline.signIn(username: "bob", password: Account.password) }
         #expect(failure?.code == .transport, "expected a transport failure, got \(String(describing: failure))")
     }

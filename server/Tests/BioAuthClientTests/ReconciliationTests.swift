@@ -63,8 +63,11 @@ struct ReconciliationTests {
         }
     }
 
-    @Test("an enrollment change, however the device reports it: biometric sign-in reads as off and reconcile() revokes the registration, without a prompt",
-          arguments: EnrollmentChangeBehaviour.all, [true, false])
+    @Test(
+        "an enrollment change, however the device reports it: biometric sign-in reads as off and reconcile() revokes the registration, without a prompt",
+        arguments: EnrollmentChangeBehaviour.all,
+        [true, false]
+    )
     func reconcileEnrollmentChangeAnyReport(behaviour: EnrollmentChangeBehaviour, hasDomainStateAPI: Bool) async throws {
         try await LoopbackServer.run { server in
             let device = SimulatedDevice()

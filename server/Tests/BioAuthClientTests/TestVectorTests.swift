@@ -2,6 +2,7 @@ import BioAuthProtocol
 import BioAuthTesting
 import Foundation
 import Testing
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -48,8 +49,10 @@ struct TestVectorTests {
         #expect(file.invalidPublicKeys.count == 6)
     }
 
-    @Test("Valid vector: message rebuilds, key and signature parse, signature verifies",
-          arguments: try TestVectors.load().valid)
+    @Test(
+        "Valid vector: message rebuilds, key and signature parse, signature verifies",
+        arguments: try TestVectors.load().valid
+    )
     func valid(_ vector: TestVectors.Valid) throws {
         let algorithm = try algorithm(vector.algorithm)
         let challenge = try bytes(base64URL: vector.challenge, "challenge")
@@ -98,8 +101,10 @@ struct TestVectorTests {
         }
     }
 
-    @Test("Valid vector: re-signing with the private key verifies (Ed25519: byte-identical)",
-          arguments: try TestVectors.load().valid)
+    @Test(
+        "Valid vector: re-signing with the private key verifies (Ed25519: byte-identical)",
+        arguments: try TestVectors.load().valid
+    )
     func reSign(_ vector: TestVectors.Valid) throws {
         let algorithm = try algorithm(vector.algorithm)
         let privateBytes = try bytes(hex: vector.privateKeyHex, "private_key_hex")

@@ -23,7 +23,9 @@ struct RedactionTests {
 
     @Test("long path segments (ids) are abbreviated")
     func paths() {
-        #expect(Redaction.abbreviatePath("/v1/biometric/registrations/reg_30eb2e58ea2566fe9f7e81c8c7f00795/verify")
-                == "/v1/biometric/registrations/reg_30eb…0795/verify")
+        #expect(
+            Redaction.abbreviatePath("/v1/biometric/registrations/reg_30eb2e58ea2566fe9f7e81c8c7f00795/verify")
+                == "/v1/biometric/registrations/reg_30eb…0795/verify"
+        )
     }
 }

@@ -57,8 +57,12 @@ struct ScenarioTests {
         try? await server.stop()
         #expect(report.mode == "remote")
         let skipped = Set(report.properties.filter { $0.status == .skip }.map(\.property))
-        #expect(skipped == [.expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist, .slowPINGuessingLocked,
-                            .recoveryRevokesPlantedPasskey])
+        #expect(
+            skipped == [
+                .expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist, .slowPINGuessingLocked,
+                .recoveryRevokesPlantedPasskey,
+            ]
+        )
         #expect(report.properties.filter { $0.status != .skip }.allSatisfy { $0.passed })
         #expect(report.allPassed)
     }

@@ -1,14 +1,16 @@
+import BioAuthTesting
+import Foundation
+import PropertyBased
+import Testing
+
 @testable import BioAuthProtocol
 @testable import BioAuthWebAuthn
-import BioAuthTesting
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
 import Crypto
 #endif
-import Foundation
-import PropertyBased
-import Testing
 
 // Every parser of untrusted bytes, checked on generated input: it never crashes, accepts only
 // what it can give back unchanged, and round-trips what the honest side produces.
@@ -170,7 +172,9 @@ struct JSONBodyProperties {
 
     @Test("random bytes never crash the body decoder, for every request type")
     func randomBodies() async {
-        let structured = pick(Array(#"{}[]":,0123456789.eE+-truefalsnl \#\"abcuser_namepasswordpinsignature"#.utf8)).array(of: 0...60).map { Data($0) }
+        let structured = pick(Array(#"{}[]":,0123456789.eE+-truefalsnl \#\"abcuser_namepasswordpinsignature"#.utf8)).array(of: 0...60).map {
+            Data($0)
+        }
         await propertyCheck(count: 1_000, input: anyBytes, structured) { random, shaped in
             for body in [random, shaped] {
                 let decoder = WireJSON.makeDecoder()
@@ -228,7 +232,8 @@ struct SignedMessageProperties {
             rest.removeFirst(2 + length)
         }
         guard rest.isEmpty, let rp = String(validating: fields[0], as: UTF8.self),
-              let registration = String(validating: fields[1], as: UTF8.self) else { return nil }
+            let registration = String(validating: fields[1], as: UTF8.self)
+        else { return nil }
         return SignedMessage(ceremony: ceremony, relyingPartyID: rp, registrationID: registration, challenge: Data(fields[2]))
     }
 
@@ -260,7 +265,12 @@ struct SignedMessageProperties {
     @Test("a field over 65,535 bytes is refused, never truncated")
     func tooLong() async {
         await propertyCheck(count: 20, input: Gen.int(in: 65_536...70_000)) { length in
-            let message = SignedMessage(ceremony: .registration, relyingPartyID: "rp", registrationID: String(repeating: "r", count: length), challenge: Data())
+            let message = SignedMessage(
+                ceremony: .registration,
+                relyingPartyID: "rp",
+                registrationID: String(repeating: "r", count: length),
+                challenge: Data()
+            )
             #expect(throws: SignedMessage.FieldTooLong.self) { try message.encoded() }
         }
     }
@@ -313,12 +323,13 @@ struct CBORProperties {
     func widerIntegersAreRefused() async {
         await propertyCheck(count: 500, input: Gen.uint64(in: 0...0xFFFF_FFFF)) { n in
             let canonical = CBOREncoder.encode(.unsigned(n))
-            let wider: [UInt8] = switch canonical.count {
-            case 1: [0x18, UInt8(n)]
-            case 2: [0x19, 0x00, UInt8(n)]
-            case 3: [0x1A, 0x00, 0x00] + canonical.dropFirst()
-            default: [0x1B, 0, 0, 0, 0] + canonical.dropFirst()
-            }
+            let wider: [UInt8] =
+                switch canonical.count {
+                case 1: [0x18, UInt8(n)]
+                case 2: [0x19, 0x00, UInt8(n)]
+                case 3: [0x1A, 0x00, 0x00] + canonical.dropFirst()
+                default: [0x1B, 0, 0, 0, 0] + canonical.dropFirst()
+                }
             #expect(throws: CBORError.self) { try CBORDecoder().decode(wider) }
         }
     }
@@ -329,8 +340,12 @@ struct PasskeyResponseProperties {
     /// Honest authenticator data of a registration: the hash, flags with AT, a counter and a P-256 credential.
     private static func attestedData(idLength: Int, counter: UInt32) -> [UInt8] {
         let point = Array(P256.Signing.PrivateKey().publicKey.x963Representation)
-        let key = CBOREncoder.encode(.map([.init(.unsigned(1), .unsigned(2)), .init(.unsigned(3), .negative(6)), .init(.negative(0), .unsigned(1)),
-                                           .init(.negative(1), .bytes(Array(point[1...32]))), .init(.negative(2), .bytes(Array(point[33...64])))]))
+        let key = CBOREncoder.encode(
+            .map([
+                .init(.unsigned(1), .unsigned(2)), .init(.unsigned(3), .negative(6)), .init(.negative(0), .unsigned(1)),
+                .init(.negative(1), .bytes(Array(point[1...32]))), .init(.negative(2), .bytes(Array(point[33...64]))),
+            ])
+        )
         return [UInt8](repeating: 0x42, count: 32) + [0x45] + withUnsafeBytes(of: counter.bigEndian) { Array($0) } + [UInt8](repeating: 1, count: 16)
             + [UInt8(idLength >> 8), UInt8(idLength & 0xFF)] + [UInt8](repeating: 9, count: idLength) + key
     }
@@ -359,12 +374,20 @@ struct PasskeyResponseProperties {
 
     @Test("an attestation object built around random authenticator data and statement bytes never crashes verification")
     func randomStatements() async {
-        await propertyCheck(count: 500, input: zip(anyBytes, pick(["none", "packed", "fido-u2f", "apple", "android-key", "tpm", "x"]))) { data, format in
-            let statement: CBORValue = .map([.init(.text("alg"), .negative(6)), .init(.text("sig"), .bytes(Array(data))),
-                                             .init(.text("x5c"), .array([.bytes(Array(data))])), .init(.text("ver"), .text("2.0")),
-                                             .init(.text("certInfo"), .bytes(Array(data))), .init(.text("pubArea"), .bytes(Array(data)))])
-            let object = CBOREncoder.encode(.map([.init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement),
-                                                  .init(.text("authData"), .bytes(Self.attestedData(idLength: 16, counter: 1)))]))
+        await propertyCheck(count: 500, input: zip(anyBytes, pick(["none", "packed", "fido-u2f", "apple", "android-key", "tpm", "x"]))) {
+            data,
+            format in
+            let statement: CBORValue = .map([
+                .init(.text("alg"), .negative(6)), .init(.text("sig"), .bytes(Array(data))),
+                .init(.text("x5c"), .array([.bytes(Array(data))])), .init(.text("ver"), .text("2.0")),
+                .init(.text("certInfo"), .bytes(Array(data))), .init(.text("pubArea"), .bytes(Array(data))),
+            ])
+            let object = CBOREncoder.encode(
+                .map([
+                    .init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement),
+                    .init(.text("authData"), .bytes(Self.attestedData(idLength: 16, counter: 1))),
+                ])
+            )
             if let parsed = try? AttestationObject(object) {
                 #expect(throws: WebAuthnError.self) { try AttestationStatement.verify(parsed, clientDataHash: Array(data)) }
             }

@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// The support desk's way in for a user who lost everything.
 @Suite("Account recovery by an operator")
@@ -16,7 +17,11 @@ struct AccountAdministrationTests {
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
             for _ in 0..<5 { _ = try await server.api.pinSignIn(pin, pin: "0000") }
             for _ in 0..<5 {
-                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password"))
+                try await server.api.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: account.user.username, password: "wrong password")
+                )
             }
 
             let recovery = try await server.administration.recover(try await server.administration.account(account.user.username.uppercased()))
@@ -24,31 +29,62 @@ struct AccountAdministrationTests {
             for token in [account.sessionToken, biometric.sessionToken] {
                 try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: token)
             }
-            try await server.api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id))
-            try await server.api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: pin.registrationID))
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
+            try await server.api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: registration.id)
+            )
+            try await server.api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: pin.registrationID)
+            )
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery")
+            )
 
             // The one-time password signs in (the lock is gone), to a session that may only change the password.
             let restricted = try await server.api.signIn(account.user.username, password: recovery.oneTimePassword)
             #expect(restricted.session.passwordChangeRequired)
-            for (method, path) in [(HTTPRequest.Method.get, "/v1/audit"), (.get, "/v1/biometric/registrations"), (.delete, "/v1/sessions"), (.get, "/v1/sessions")] {
+            for (method, path) in [
+                (HTTPRequest.Method.get, "/v1/audit"), (.get, "/v1/biometric/registrations"), (.delete, "/v1/sessions"), (.get, "/v1/sessions"),
+            ] {
                 try await server.api.expectError(.passwordChangeRequired, method, path, token: restricted.sessionToken)
             }
-            try await server.api.expectError(.passwordChangeRequired, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: restricted.sessionToken)
+            try await server.api.expectError(
+                .passwordChangeRequired,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()),
+                token: restricted.sessionToken
+            )
             try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: restricted.sessionToken)
-            try await server.api.call(.put, "/v1/users/me/password",
-                                      json: ChangePasswordRequest(currentPassword: recovery.oneTimePassword, newPassword: "my new own password"), token: restricted.sessionToken)
+            try await server.api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: recovery.oneTimePassword, newPassword: "my new own password"),
+                token: restricted.sessionToken
+            )
             let current = try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: restricted.sessionToken)
             #expect(!current.session.passwordChangeRequired)
             let events = try await server.api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit", token: restricted.sessionToken).events
-            for type in [AuditEvent.Kind.adminSessionsRevoked, .adminRegistrationsRevoked, .adminFactorsUnlocked, .adminPasswordReset, .passwordChanged] {
+            for type in [
+                AuditEvent.Kind.adminSessionsRevoked, .adminRegistrationsRevoked, .adminFactorsUnlocked, .adminPasswordReset, .passwordChanged,
+            ] {
                 #expect(events.contains { $0.type == type }, "\(type)")
             }
             // The one-time password worked once: it is gone now.
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: account.user.username, password: recovery.oneTimePassword))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: account.user.username, password: recovery.oneTimePassword)
+            )
         }
     }
 
@@ -60,20 +96,37 @@ struct AccountAdministrationTests {
             let recovery = try await server.administration.recover(try await server.administration.account(account.user.username))
             #expect(recovery.revoked == .init(sessions: 2, biometricKeys: 0, pinKeys: 0, passkeys: 1))
             try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: attacker.sessionToken)
-            try await server.api.expectError(.passkeyUnknown, .post, Endpoint.signInWithPasskey.path(), json: try await {
-                let ceremony = try await server.api.passkeyAuthenticationOptions()
-                return PasskeySignInRequest(ceremonyID: ceremony.ceremonyID, credential: try planted.authenticate(ceremony.publicKey))
-            }())
+            try await server.api.expectError(
+                .passkeyUnknown,
+                .post,
+                Endpoint.signInWithPasskey.path(),
+                json: try await {
+                    let ceremony = try await server.api.passkeyAuthenticationOptions()
+                    return PasskeySignInRequest(ceremonyID: ceremony.ceremonyID, credential: try planted.authenticate(ceremony.publicKey))
+                }()
+            )
             // The owner's way back: the one-time password, then a password of their own.
             let restricted = try await server.api.signIn(account.user.username, password: recovery.oneTimePassword)
-            try await server.api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: nil, newPassword: "owner's own password"),
-                                      token: restricted.sessionToken)
-            let passkeys = try await server.api.expect(.ok, PasskeyListResponse.self, .get, Endpoint.listPasskeys.path(), token: restricted.sessionToken)
+            try await server.api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: nil, newPassword: "owner's own password"),
+                token: restricted.sessionToken
+            )
+            let passkeys = try await server.api.expect(
+                .ok,
+                PasskeyListResponse.self,
+                .get,
+                Endpoint.listPasskeys.path(),
+                token: restricted.sessionToken
+            )
             #expect(passkeys.passkeys.isEmpty, "\(passkey.id) is gone")
         }
     }
 
-    @Test("while a password change is pending, only the one-time password signs in: a passkey, a biometric key and a PIN get 403 password_change_required")
+    @Test(
+        "while a password change is pending, only the one-time password signs in: a passkey, a biometric key and a PIN get 403 password_change_required"
+    )
     func pendingPasswordChangeRefusesOtherFactors() async throws {
         try await TestServer.run { server in
             let (account, authenticator, _) = try await server.api.newAccountWithPasskey()
@@ -84,8 +137,12 @@ struct AccountAdministrationTests {
             try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: account.sessionToken)
             let before = try await server.snapshot()
             #expect(try await server.api.passkeySignIn(authenticator).errorCode == .passwordChangeRequired)
-            try await server.api.expectError(.passwordChangeRequired, .post, Endpoint.signInWithBiometric.path(),
-                                             json: try await server.api.signedAuthentication(key, registrationID: registration.id))
+            try await server.api.expectError(
+                .passwordChangeRequired,
+                .post,
+                Endpoint.signInWithBiometric.path(),
+                json: try await server.api.signedAuthentication(key, registrationID: registration.id)
+            )
             #expect(try await server.api.pinSignIn(pin, pin: "3917").errorCode == .passwordChangeRequired)
             let after = try await server.snapshot()
             #expect(after.tables["sessions"] == before.tables["sessions"], "no session was made")
@@ -115,7 +172,9 @@ struct AccountAdministrationTests {
             let before = try await server.snapshot()
             await #expect(throws: AccountAdministration.Failure.self) { try await server.administration.account("nobody-at-all") }
             await #expect(throws: AccountAdministration.Failure.self) { try await server.administration.account("x") }
-            await #expect(throws: AccountAdministration.Failure.self) { try await server.administration.account("usr_0123456789abcdef0123456789abcdef") }
+            await #expect(throws: AccountAdministration.Failure.self) {
+                try await server.administration.account("usr_0123456789abcdef0123456789abcdef")
+            }
             #expect(try await server.snapshot() == before)
         }
     }

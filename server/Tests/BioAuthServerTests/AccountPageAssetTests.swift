@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// The account page's files: what `AccountPage/web` holds is what `/` and `/assets/` serve, byte
 /// for byte, and the script's modules import only files that are served.

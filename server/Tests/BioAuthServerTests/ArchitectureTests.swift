@@ -112,7 +112,8 @@ struct ModuleSources {
             return File(path: path, text: text, code: withoutComments(text))
         }
         var owners: [String: File] = [:]
-        let declaration = /(?m)^(?:@[A-Za-z]+(?:\([^)\n]*\))?\s+)*(?:(?:package|public|internal|final|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+        let declaration =
+            /(?m)^(?:@[A-Za-z]+(?:\([^)\n]*\))?\s+)*(?:(?:package|public|internal|final|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
         for file in files {
             for match in file.code.matches(of: declaration) { owners[String(match.output.1)] = owners[String(match.output.1)] ?? file }
         }
@@ -123,7 +124,9 @@ struct ModuleSources {
     /// nested type of the same name) is its own.
     func references(of file: File) -> [(String, File)] {
         let identifiers = Set(file.code.matches(of: /[A-Za-z_][A-Za-z0-9_]*/).map { String(file.code[$0.range]) })
-        let ownNames = Set(file.code.matches(of: /(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/).map { String($0.output.1) })
+        let ownNames = Set(
+            file.code.matches(of: /(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/).map { String($0.output.1) }
+        )
         return identifiers.subtracting(ownNames).compactMap { name in
             owners[name].flatMap { $0.path == file.path ? nil : (name, $0) }
         }.sorted { $0.0 < $1.0 }

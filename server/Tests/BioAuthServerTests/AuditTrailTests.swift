@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// The audit trail stays readable and bounded, whoever knows a registration id or a username.
 @Suite("Audit trail")
@@ -36,7 +37,11 @@ struct AuditTrailTests {
             server.clock.advance(seconds: 3601)
             let user = try await server.api.signUp("late-comer")
             for _ in 0..<2 {
-                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password"))
+                try await server.api.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: user.username, password: "wrong password")
+                )
             }
             let session = try await server.api.signIn(user.username)
             let events = try await server.api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit", token: session.sessionToken).events
@@ -49,7 +54,11 @@ struct AuditTrailTests {
     func auditRetention() async throws {
         try await TestServer.run(configure: { $0.auditRetention = .seconds(30 * 86_400) }) { server in
             let account = try await server.api.newAccount()
-            try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password"))
+            try await server.api.call(
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: account.user.username, password: "wrong password")
+            )
             server.clock.advance(seconds: 30 * 86_400 + 1)
             let fresh = try await server.api.signIn(account.user.username, minutes: 60)
             let report = try await server.server.purge()

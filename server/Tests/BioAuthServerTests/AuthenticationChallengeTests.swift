@@ -1,6 +1,7 @@
-@testable import BioAuthServer
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// The stateless authentication challenge: everything the server checks is in the id, under its key.
 @Suite("Authentication challenge ids")
@@ -12,19 +13,29 @@ struct AuthenticationChallengeTests {
     @Test("an issued id verifies under its key to the same registration, epoch, expiry and bytes; ids and bytes are never repeated")
     func roundTrip() throws {
         let expiry = Date(millisecondsSince1970: 1_795_292_305_123)
-        let issued = try #require(AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: expiry, key: Self.key.current))
+        let issued = try #require(
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: expiry, key: Self.key.current)
+        )
         #expect(issued.id.wholeMatch(of: /chl_[0-9a-f]{112}/) != nil)
-        #expect(issued.registrationID == Self.registrationID && issued.epoch == 7 && issued.expiresAt == 1_795_292_305_123 && issued.bytes.count == 32)
-        let later = try #require(AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: -2, expiresAt: expiry, key: Self.key.current))
+        #expect(
+            issued.registrationID == Self.registrationID && issued.epoch == 7 && issued.expiresAt == 1_795_292_305_123 && issued.bytes.count == 32
+        )
+        let later = try #require(
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: -2, expiresAt: expiry, key: Self.key.current)
+        )
         #expect(AuthenticationChallenge.verify(id: later.id, keys: Self.key)?.epoch == -2)
         #expect(AuthenticationChallenge.verify(id: issued.id, keys: Self.key) == issued)
-        let more = (0..<100).compactMap { _ in AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: expiry, key: Self.key.current) }
+        let more = (0..<100).compactMap { _ in
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: expiry, key: Self.key.current)
+        }
         #expect(Set(more.map(\.id)).count == 100 && Set(more.map(\.bytes)).count == 100)
     }
 
     @Test("an id made under another key is refused; after a rotation, an id made under the old key still verifies")
     func keys() throws {
-        let issued = try #require(AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(), key: Self.key.current))
+        let issued = try #require(
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(), key: Self.key.current)
+        )
         #expect(AuthenticationChallenge.verify(id: issued.id, keys: Self.otherKey) == nil)
         let rotated = PINKeyRing(keys: [Data(repeating: 8, count: 32), Data(repeating: 7, count: 32)])
         #expect(AuthenticationChallenge.verify(id: issued.id, keys: rotated) == issued)
@@ -32,7 +43,9 @@ struct AuthenticationChallengeTests {
 
     @Test("changing any one digit of an id, or its length, makes it unverifiable")
     func everyDigitIsCovered() throws {
-        let issued = try #require(AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(), key: Self.key.current))
+        let issued = try #require(
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(), key: Self.key.current)
+        )
         let digits = Array(issued.id.dropFirst(4))
         for position in digits.indices {
             var altered = digits
@@ -56,7 +69,14 @@ struct AuthenticationChallengeTests {
         let now: Int64 = 1_795_292_305_000
         let expiries: [Int64] = [now - 1, now, now + 1, now + 120_000]
         let ids = try expiries.map {
-            try #require(AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(millisecondsSince1970: $0), key: Self.key.current)).id
+            try #require(
+                AuthenticationChallenge.issue(
+                    registrationID: Self.registrationID,
+                    epoch: 7,
+                    expiresAt: Date(millisecondsSince1970: $0),
+                    key: Self.key.current
+                )
+            ).id
         }
         #expect(ids.sorted() == ids)
         let prefix = AuthenticationChallenge.idPrefix(expiringAt: now)

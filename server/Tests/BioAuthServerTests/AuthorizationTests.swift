@@ -10,8 +10,12 @@ struct AuthorizationTests {
     func registrationWithoutSession() async throws {
         try await TestServer.run { server in
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidSession, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()))
+            try await server.api.expectError(
+                .invalidSession,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey())
+            )
             try await server.api.expectError(.invalidSession, .get, "/v1/biometric/registrations")
             #expect(try await server.snapshot() == before)
         }
@@ -28,16 +32,27 @@ struct AuthorizationTests {
             let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
 
             let before = try await server.snapshot()
-            try await api.expectError(.registrationNotFound, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                      json: VerifyRegistrationRequest(signature: signature), token: bob.sessionToken)
+            try await api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/registrations/\(start.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: bob.sessionToken
+            )
             try await api.expectError(.registrationNotFound, .delete, "/v1/biometric/registrations/\(start.registrationID)", token: bob.sessionToken)
             #expect(try await server.snapshot() == before, "nothing changed, the challenge included")
             let bobs = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: bob.sessionToken)
             #expect(bobs.registrations.isEmpty)
 
             // Alice's challenge survived Bob's attempt.
-            _ = try await api.expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                     json: VerifyRegistrationRequest(signature: signature), token: alice.sessionToken)
+            _ = try await api.expect(
+                .ok,
+                RegistrationResponse.self,
+                .post,
+                "/v1/biometric/registrations/\(start.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: alice.sessionToken
+            )
         }
     }
 

@@ -56,7 +56,13 @@ struct BadInputTests {
             #expect(try await server.snapshot() == before)
             let account = try await server.api.newAccount()
             let padded = #"{"algorithm": "ES256", "public_key": "AAAA", "label": "\#(String(repeating: "x", count: 65_536))"}"#
-            try await server.api.expectError(.payloadTooLarge, .post, "/v1/biometric/registrations", raw: Data(padded.utf8), token: account.sessionToken)
+            try await server.api.expectError(
+                .payloadTooLarge,
+                .post,
+                "/v1/biometric/registrations",
+                raw: Data(padded.utf8),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -66,7 +72,13 @@ struct BadInputTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             let body = #"{"algorithm": "\#(name)", "public_key": "\#(Base64URL.encode(SoftwareDeviceKey.es256().publicKey()))"}"#
-            try await server.api.expectError(.unsupportedAlgorithm, .post, "/v1/biometric/registrations", raw: Data(body.utf8), token: account.sessionToken)
+            try await server.api.expectError(
+                .unsupportedAlgorithm,
+                .post,
+                "/v1/biometric/registrations",
+                raw: Data(body.utf8),
+                token: account.sessionToken
+            )
             #expect(try await server.snapshot() == before)
         }
     }
@@ -76,9 +88,13 @@ struct BadInputTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: try #require(vector.signatureAlgorithm), publicKey: Base64URL.decode(vector.publicKey)!),
-                                             token: account.sessionToken)
+            try await server.api.expectError(
+                .invalidPublicKey,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: try #require(vector.signatureAlgorithm), publicKey: Base64URL.decode(vector.publicKey)!),
+                token: account.sessionToken
+            )
             #expect(try await server.snapshot() == before)
         }
     }
@@ -87,12 +103,27 @@ struct BadInputTests {
     func keyAlgorithmMismatch() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
-            try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.ed25519().publicKey(.spki)), token: account.sessionToken)
-            try await server.api.expectError(.invalidPublicKey, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: Data()), token: account.sessionToken)
+            try await server.api.expectError(
+                .invalidPublicKey,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.es256().publicKey()),
+                token: account.sessionToken
+            )
+            try await server.api.expectError(
+                .invalidPublicKey,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.ed25519().publicKey(.spki)),
+                token: account.sessionToken
+            )
+            try await server.api.expectError(
+                .invalidPublicKey,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: Data()),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -100,9 +131,17 @@ struct BadInputTests {
     func longLabel() async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
-            try await server.api.expectError(.invalidRequest, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey(), label: String(repeating: "l", count: 65)),
-                                             token: account.sessionToken)
+            try await server.api.expectError(
+                .invalidRequest,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(
+                    algorithm: .es256,
+                    publicKey: SoftwareDeviceKey.es256().publicKey(),
+                    label: String(repeating: "l", count: 65)
+                ),
+                token: account.sessionToken
+            )
         }
     }
 

@@ -45,8 +45,12 @@ struct BenchSmokeTests {
         #expect(database.password.operations > 0)
         #expect(database.growth.map(\.accounts) == [10, 100])
         #expect(database.serverPeakResidentBytes > 1_000_000, "VmHWM read from /proc")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bioauth-bench-\(bench.process.processIdentifier)-probe.sqlite").path),
-                "scratch databases are removed")
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("bioauth-bench-\(bench.process.processIdentifier)-probe.sqlite").path
+            ),
+            "scratch databases are removed"
+        )
     }
 }
 
@@ -74,7 +78,10 @@ private struct SmokeReport: Decodable {
     }
     struct Probe: Decodable { var signIns: Int }
     struct Floor: Decodable {
-        struct Point: Decodable { var connections: Int; var signInsPerSecond: Double }
+        struct Point: Decodable {
+            var connections: Int
+            var signInsPerSecond: Double
+        }
         var points: [Point]
     }
     struct Point: Decodable { var accounts: Int }

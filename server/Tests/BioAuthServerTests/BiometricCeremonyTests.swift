@@ -38,12 +38,22 @@ struct BiometricCeremonyTests {
 
             let pending = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
             #expect(pending.registrations.map(\.status) == [.pending])
-            try await api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges",
-                                      json: CreateChallengeRequest(registrationID: start.registrationID))
+            try await api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: start.registrationID)
+            )
 
             let signature = key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
-            let registration = try await api.expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                                    json: VerifyRegistrationRequest(signature: signature), token: account.sessionToken).registration
+            let registration = try await api.expect(
+                .ok,
+                RegistrationResponse.self,
+                .post,
+                "/v1/biometric/registrations/\(start.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: account.sessionToken
+            ).registration
             #expect(registration.status == .active)
             #expect(registration.algorithm == key.algorithm)
             #expect(registration.label == "test phone")
@@ -73,7 +83,12 @@ struct BiometricCeremonyTests {
             try await api.expectError(.invalidSession, .get, "/v1/sessions/current", token: biometricSession.sessionToken)
             try await api.call(.get, "/v1/sessions/current", token: account.sessionToken)  // the password session lives on
             try await api.expectError(.challengeInvalid, .post, "/v1/sessions/biometric", json: openChallenge)
-            try await api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id))
+            try await api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: registration.id)
+            )
             try await api.expectError(.registrationNotFound, .delete, "/v1/biometric/registrations/\(registration.id)", token: account.sessionToken)
             let listed = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
             #expect(listed.registrations.isEmpty)
@@ -90,13 +105,23 @@ struct BiometricCeremonyTests {
             let registration = try await api.register(key, token: alice.sessionToken)
             let before = try await server.snapshot()
             for (token, encoding) in [(alice.sessionToken, SoftwareDeviceKey.Encoding.x963OrRaw), (bob.sessionToken, .spki)] {
-                try await api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
-                                          json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey(encoding)), token: token)
+                try await api.expectError(
+                    .duplicateRegistration,
+                    .post,
+                    "/v1/biometric/registrations",
+                    json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey(encoding)),
+                    token: token
+                )
             }
             #expect(try await server.snapshot() == before)
             try await api.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: alice.sessionToken)
-            try await api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
-                                      json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey()), token: alice.sessionToken)
+            try await api.expectError(
+                .duplicateRegistration,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey()),
+                token: alice.sessionToken
+            )
         }
     }
 
@@ -108,8 +133,13 @@ struct BiometricCeremonyTests {
                 try await server.api.register(.ed25519(), token: account.sessionToken)
             }
             let before = try await server.snapshot()
-            try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: account.sessionToken)
+            try await server.api.expectError(
+                .tooManyRegistrations,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
+                token: account.sessionToken
+            )
             #expect(try await server.snapshot() == before)
         }
     }

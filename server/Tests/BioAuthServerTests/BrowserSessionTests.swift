@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// The account page's browser session: the token lives only in an `HttpOnly; SameSite=Strict`
 /// cookie (`Secure` but on `http://localhost`), every change by cookie needs the page's origin
@@ -13,10 +14,19 @@ struct BrowserSessionTests {
     static let page: HTTPFields = [.origin: APIClient.origin]
 
     /// Signs up through the page's call; the cookie's value and attributes, and the body.
-    static func signUp(_ api: APIClient, origin: String = APIClient.origin) async throws -> (cookie: String, attributes: [String], session: WebSessionResponse) {
-        let answer = try await api.call(.post, Endpoint.webSignUp.path(), json: CreateUserRequest(username: "page-\(UUID().uuidString.prefix(8))",
-                                                                                                  password: "correct horse battery"),
-                                        headers: [.origin: origin])
+    static func signUp(
+        _ api: APIClient,
+        origin: String = APIClient.origin
+    ) async throws -> (cookie: String, attributes: [String], session: WebSessionResponse) {
+        let answer = try await api.call(
+            .post,
+            Endpoint.webSignUp.path(),
+            json: CreateUserRequest(
+                username: "page-\(UUID().uuidString.prefix(8))",
+                password: "correct horse battery"
+            ),
+            headers: [.origin: origin]
+        )
         try #require(answer.status == .created)
         let header = try #require(answer.headers[.setCookie])
         let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -29,7 +39,10 @@ struct BrowserSessionTests {
         try await TestServer.run { server in
             let (cookie, attributes, session) = try await Self.signUp(server.api)
             #expect(cookie.hasPrefix("bat_"))
-            #expect(attributes.contains("HttpOnly") && attributes.contains("Secure") && attributes.contains("SameSite=Strict") && attributes.contains("Path=/"))
+            #expect(
+                attributes.contains("HttpOnly") && attributes.contains("Secure") && attributes.contains("SameSite=Strict")
+                    && attributes.contains("Path=/")
+            )
             let lifetime = Int(session.session.expiresAt.timeIntervalSince(session.session.createdAt))
             #expect(attributes.contains("Max-Age=\(lifetime)"), "the cookie lives as long as the session")
             #expect(session.csrfToken != cookie && !session.csrfToken.isEmpty)
@@ -65,15 +78,21 @@ struct BrowserSessionTests {
                 jar.merging([BrowserSession.csrfHeader: session.csrfToken]),
             ]
             for headers in attempts {
-                for (method, path) in [(HTTPRequest.Method.delete, Endpoint.signOutElsewhere.path()), (.post, Endpoint.webSignOut.path()),
-                                       (.post, Endpoint.createPasskeyRegistrationOptions.path())] {
+                for (method, path) in [
+                    (HTTPRequest.Method.delete, Endpoint.signOutElsewhere.path()), (.post, Endpoint.webSignOut.path()),
+                    (.post, Endpoint.createPasskeyRegistrationOptions.path()),
+                ] {
                     #expect(try await api.call(method, path, headers: headers).errorCode == .csrfFailed, "\(method) \(path) \(headers)")
                 }
             }
             #expect(try await server.snapshot() == before)
             // Reading needs no token; a change with the page's origin and token goes through.
             #expect(try await api.call(.get, Endpoint.listSessions.path(), headers: jar).status == .ok)
-            let signOut = try await api.call(.post, Endpoint.webSignOut.path(), headers: jar.merging([.origin: APIClient.origin, BrowserSession.csrfHeader: session.csrfToken]))
+            let signOut = try await api.call(
+                .post,
+                Endpoint.webSignOut.path(),
+                headers: jar.merging([.origin: APIClient.origin, BrowserSession.csrfHeader: session.csrfToken])
+            )
             #expect(signOut.status == .noContent)
             #expect(signOut.headers[.setCookie]?.contains("Max-Age=0") == true)
             try await api.expectError(.invalidSession, .get, Endpoint.getWebSession.path(), raw: nil, token: nil)
@@ -97,11 +116,22 @@ struct BrowserSessionTests {
             let before = try await server.snapshot()
             for origin in [nil, "https://evil.example", "https://bank.example.evil.example"] {
                 let headers: HTTPFields = origin.map { [.origin: $0] } ?? [:]
-                #expect(try await api.call(.post, Endpoint.webSignInWithPassword.path(),
-                                           json: PasswordSignInRequest(username: user.username, password: "correct horse battery"), headers: headers).errorCode == .csrfFailed)
-                #expect(try await api.call(.post, Endpoint.webSignUp.path(),
-                                           json: CreateUserRequest(username: "planted-\(UUID().uuidString.prefix(6))", password: "correct horse battery"),
-                                           headers: headers).errorCode == .csrfFailed)
+                #expect(
+                    try await api.call(
+                        .post,
+                        Endpoint.webSignInWithPassword.path(),
+                        json: PasswordSignInRequest(username: user.username, password: "correct horse battery"),
+                        headers: headers
+                    ).errorCode == .csrfFailed
+                )
+                #expect(
+                    try await api.call(
+                        .post,
+                        Endpoint.webSignUp.path(),
+                        json: CreateUserRequest(username: "planted-\(UUID().uuidString.prefix(6))", password: "correct horse battery"),
+                        headers: headers
+                    ).errorCode == .csrfFailed
+                )
             }
             #expect(try await server.snapshot() == before)
         }

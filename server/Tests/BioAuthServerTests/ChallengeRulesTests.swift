@@ -8,7 +8,10 @@ import Testing
 @Suite("Challenge rules")
 struct ChallengeRulesTests {
     /// A user with one active registration of `key`.
-    private func enrolled(_ server: TestServer, _ key: SoftwareDeviceKey = .es256()) async throws -> (account: SignInResponse, registration: Registration) {
+    private func enrolled(
+        _ server: TestServer,
+        _ key: SoftwareDeviceKey = .es256()
+    ) async throws -> (account: SignInResponse, registration: Registration) {
         let account = try await server.api.newAccount()
         return (account, try await server.api.register(key, token: account.sessionToken))
     }
@@ -16,7 +19,9 @@ struct ChallengeRulesTests {
     /// Expects a refused completion that consumed the challenge and recorded a failure, and
     /// changed nothing else: no session, no registration change.
     private func expectRefused(
-        _ server: TestServer, _ code: ErrorCode, _ body: BiometricSignInRequest,
+        _ server: TestServer,
+        _ code: ErrorCode,
+        _ body: BiometricSignInRequest,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let before = try await server.snapshot()
@@ -67,9 +72,15 @@ struct ChallengeRulesTests {
             let key = SoftwareDeviceKey.es256()
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
             server.clock.advance(seconds: 121)
-            try await server.api.expectError(.challengeInvalid, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                             json: VerifyRegistrationRequest(signature: key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)),
-                                             token: try await server.api.signIn(account.user.username).sessionToken)
+            try await server.api.expectError(
+                .challengeInvalid,
+                .post,
+                "/v1/biometric/registrations/\(start.registrationID)/verify",
+                json: VerifyRegistrationRequest(
+                    signature: key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
+                ),
+                token: try await server.api.signIn(account.user.username).sessionToken
+            )
         }
     }
 
@@ -79,7 +90,9 @@ struct ChallengeRulesTests {
             let account = try await server.api.newAccount()
             let key = SoftwareDeviceKey.es256()
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
-            let body = VerifyRegistrationRequest(signature: key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data))
+            let body = VerifyRegistrationRequest(
+                signature: key.sign(.registration, registrationID: start.registrationID, challenge: start.challenge.data)
+            )
             let path = "/v1/biometric/registrations/\(start.registrationID)/verify"
             _ = try await server.api.expect(.ok, RegistrationResponse.self, .post, path, json: body, token: account.sessionToken)
             try await server.api.expectError(.challengeInvalid, .post, path, json: body, token: account.sessionToken)
@@ -117,9 +130,20 @@ struct ChallengeRulesTests {
             let start = try await server.api.startRegistration(key, token: account.sessionToken)
             // Signing the authentication message with the registration challenge must not activate the key.
             let signature = key.sign(.authentication, registrationID: start.registrationID, challenge: start.challenge.data)
-            try await server.api.expectError(.signatureInvalid, .post, "/v1/biometric/registrations/\(start.registrationID)/verify",
-                                             json: VerifyRegistrationRequest(signature: signature), token: account.sessionToken)
-            let listed = try await server.api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            try await server.api.expectError(
+                .signatureInvalid,
+                .post,
+                "/v1/biometric/registrations/\(start.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: account.sessionToken
+            )
+            let listed = try await server.api.expect(
+                .ok,
+                RegistrationListResponse.self,
+                .get,
+                "/v1/biometric/registrations",
+                token: account.sessionToken
+            )
             #expect(listed.registrations.map(\.status) == [.pending])
         }
     }
@@ -156,8 +180,12 @@ struct ChallengeRulesTests {
             let challenge = try await server.api.challenge(for: registration.id)
             let ecdsa = SoftwareDeviceKey.es256().sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidSignatureEncoding, .post, "/v1/sessions/biometric",
-                                             json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: ecdsa))
+            try await server.api.expectError(
+                .invalidSignatureEncoding,
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: ecdsa)
+            )
             #expect(try await server.snapshot() == before, "malformed input changes nothing, not even the challenge")
         }
     }
@@ -169,13 +197,22 @@ struct ChallengeRulesTests {
             let (_, registration) = try await enrolled(server, key)
             let challenge = try await server.api.challenge(for: registration.id)
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidSignatureEncoding, .post, "/v1/sessions/biometric",
-                                             json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: Base64URL.decode(vector.signature)!))
+            try await server.api.expectError(
+                .invalidSignatureEncoding,
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: Base64URL.decode(vector.signature)!)
+            )
             #expect(try await server.snapshot() == before)
             // The challenge survived the malformed attempt and still works.
             let genuine = key.sign(.authentication, registrationID: registration.id, challenge: challenge.challenge.data)
-            _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric",
-                                            json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: genuine))
+            _ = try await server.api.expect(
+                .ok,
+                SignInResponse.self,
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: genuine)
+            )
         }
     }
 
@@ -184,7 +221,11 @@ struct ChallengeRulesTests {
         try await TestServer.run { server in
             let key = SoftwareDeviceKey.es256()
             _ = try await enrolled(server, key)
-            try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "chl_00000000000000000000000000000000", signature: Data(repeating: 1, count: 64)))
+            try await expectRefused(
+                server,
+                .challengeInvalid,
+                BiometricSignInRequest(challengeID: "chl_00000000000000000000000000000000", signature: Data(repeating: 1, count: 64))
+            )
             try await expectRefused(server, .challengeInvalid, BiometricSignInRequest(challengeID: "", signature: Data()))
         }
     }
@@ -208,11 +249,21 @@ struct ChallengeRulesTests {
             forged.append("chl_" + String(digits[0..<32]) + other.id.dropFirst(4) + String(digits[64...]))
             let before = try await server.snapshot()
             for id in forged {
-                try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/biometric", json: BiometricSignInRequest(challengeID: id, signature: signature))
+                try await server.api.expectError(
+                    .challengeInvalid,
+                    .post,
+                    "/v1/sessions/biometric",
+                    json: BiometricSignInRequest(challengeID: id, signature: signature)
+                )
             }
             #expect(try await server.snapshot() == before)
-            _ = try await server.api.expect(.ok, SignInResponse.self, .post, "/v1/sessions/biometric",
-                                            json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature))
+            _ = try await server.api.expect(
+                .ok,
+                SignInResponse.self,
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature)
+            )
         }
     }
 
@@ -223,7 +274,12 @@ struct ChallengeRulesTests {
             let pending = try await server.api.startRegistration(.es256(), token: account.sessionToken)
             let before = try await server.snapshot()
             for id in [pending.registrationID, "reg_00000000000000000000000000000000", "nonsense"] {
-                try await server.api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: id))
+                try await server.api.expectError(
+                    .registrationNotFound,
+                    .post,
+                    "/v1/biometric/challenges",
+                    json: CreateChallengeRequest(registrationID: id)
+                )
             }
             #expect(try await server.snapshot() == before)
         }

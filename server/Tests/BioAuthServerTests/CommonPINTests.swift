@@ -1,25 +1,34 @@
-@testable import BioAuthServer
 import Testing
+
+@testable import BioAuthServer
 
 /// What `CommonPINs` refuses: calendar dates, digit patterns and the published top lists, and no
 /// more than about a tenth of the PIN space.
 @Suite("Common PINs")
 struct CommonPINTests {
-    @Test("calendar dates are refused, day first, month first and year first",
-          arguments: ["1225", "0815", "3105", "2512", "0229", "2902", "311299", "123199", "991231", "250590",
-                      "25121990", "12251990", "19901225"])
+    @Test(
+        "calendar dates are refused, day first, month first and year first",
+        arguments: [
+            "1225", "0815", "3105", "2512", "0229", "2902", "311299", "123199", "991231", "250590",
+            "25121990", "12251990", "19901225",
+        ]
+    )
     func datesRefused(pin: String) {
         #expect(CommonPINs.contains(pin))
     }
 
-    @Test("days no month has, and 8-digit dates outside 1900–2099, are not dates",
-          arguments: ["3102", "3104", "0231", "3113", "321299", "25121899", "31022100"])
+    @Test(
+        "days no month has, and 8-digit dates outside 1900–2099, are not dates",
+        arguments: ["3102", "3104", "0231", "3113", "321299", "25121899", "31022100"]
+    )
     func impossibleDatesAccepted(pin: String) {
         #expect(!CommonPINs.contains(pin))
     }
 
-    @Test("the review's six-digit patterns are refused, and so are their kin",
-          arguments: ["111222", "123654", "222333", "999000", "123321", "321456", "987123", "112233", "147258", "159753"])
+    @Test(
+        "the review's six-digit patterns are refused, and so are their kin",
+        arguments: ["111222", "123654", "222333", "999000", "123321", "321456", "987123", "112233", "147258", "159753"]
+    )
     func reviewPatternsRefused(pin: String) {
         #expect(CommonPINs.contains(pin))
     }
@@ -44,15 +53,21 @@ struct CommonPINTests {
         }
     }
 
-    @Test("uncommon PINs are accepted",
-          arguments: ["4921", "6803", "3917", "8068", "5832", "7639", "583920", "902817", "482916", "246810",
-                      "58213", "80417362", "4096217583"])
+    @Test(
+        "uncommon PINs are accepted",
+        arguments: [
+            "4921", "6803", "3917", "8068", "5832", "7639", "583920", "902817", "482916", "246810",
+            "58213", "80417362", "4096217583",
+        ]
+    )
     func uncommonPINsAccepted(pin: String) {
         #expect(!CommonPINs.contains(pin))
     }
 
-    @Test("the earlier rules still hold: runs, repeats, years, keypad shapes",
-          arguments: ["0000", "1234", "4321", "7890", "1212", "1990", "2013", "2580", "1004", "123123", "000000", "0123456789"])
+    @Test(
+        "the earlier rules still hold: runs, repeats, years, keypad shapes",
+        arguments: ["0000", "1234", "4321", "7890", "1212", "1990", "2013", "2580", "1004", "123123", "000000", "0123456789"]
+    )
     func earlierRulesHold(pin: String) {
         #expect(CommonPINs.contains(pin))
     }
@@ -67,8 +82,10 @@ struct CommonPINTests {
         }
     }
 
-    @Test("about a tenth of the space is refused: 975 of 10,000 4-digit PINs, 88,414 of 1,000,000 6-digit ones",
-          arguments: [(4, 975), (6, 88_414)])
+    @Test(
+        "about a tenth of the space is refused: 975 of 10,000 4-digit PINs, 88,414 of 1,000,000 6-digit ones",
+        arguments: [(4, 975), (6, 88_414)]
+    )
     func refusedShare(width: Int, refused: Int) {
         // Markert et al. suggest a blocklist of about 10 % of the space. Checks every PIN of the
         // width (some seconds for 6 digits in a debug build); CommonPINs' doc comment quotes these.

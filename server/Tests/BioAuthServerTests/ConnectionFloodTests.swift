@@ -1,7 +1,8 @@
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// One address's silent sockets against a server at the common descriptor limit (systemd's 1,024
 /// for services). Run alone (`./scripts/test` does): it holds over a thousand sockets in this
@@ -23,12 +24,16 @@ struct ConnectionFloodTests {
         return (answer, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
-    @Test("1,100 silent sockets from one address, under a 1,024-descriptor limit: another address is answered within a second, flood after flood, and the process lives")
+    @Test(
+        "1,100 silent sockets from one address, under a 1,024-descriptor limit: another address is answered within a second, flood after flood, and the process lives"
+    )
     func floodFromOneAddress() async throws {
         try #require(DescriptorBudget.raisedToHardLimit() >= Self.flood + 300, "this test process needs room for the flood's sockets")
         try await TestDatabase.current.withFreshDatabase { location in
-            let server = try ServeCommandTests.launch(["serve", "--port", "0", "--database", location, "--max-connections-per-address", "32"],
-                                                      launcher: ["/usr/bin/prlimit", "--nofile=1024"])
+            let server = try ServeCommandTests.launch(
+                ["serve", "--port", "0", "--database", location, "--max-connections-per-address", "32"],
+                launcher: ["/usr/bin/prlimit", "--nofile=1024"]
+            )
             defer { server.process.terminate() }
             let port = try await server.waitForPort()
             let metricsPort = try await server.waitForMetricsPort()
@@ -42,13 +47,16 @@ struct ConnectionFloodTests {
                 }
                 #expect(sockets.filter { !$0.isClosedByPeer }.count == 32, "cycle \(cycle): the address holds exactly its share")
                 let other = try get("/health", port: port, from: "127.0.0.2")
-                #expect(other.answer.hasPrefix("HTTP/1.1 200") && other.answer.hasSuffix(#"{"status":"ok"}"#) && other.seconds < 1,
-                        "cycle \(cycle): 127.0.0.2 after \(other.seconds) s: \(other.answer)")
+                #expect(
+                    other.answer.hasPrefix("HTTP/1.1 200") && other.answer.hasSuffix(#"{"status":"ok"}"#) && other.seconds < 1,
+                    "cycle \(cycle): 127.0.0.2 after \(other.seconds) s: \(other.answer)"
+                )
                 #expect(server.process.isRunning, "cycle \(cycle): \(server.stderr.suffix(2000))")
                 sockets.removeAll()
                 try await Task.sleep(for: .milliseconds(200))
             }
-            let refused = try get("/metrics", port: metricsPort, from: "127.0.0.1").answer.split(separator: "\n")
+            let refused =
+                try get("/metrics", port: metricsPort, from: "127.0.0.1").answer.split(separator: "\n")
                 .first { $0.hasPrefix("bioauth_connections_refused_total ") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
             #expect(refused >= Double(3 * (Self.flood - 32)), "refused \(refused)")
             #expect(server.process.isRunning)

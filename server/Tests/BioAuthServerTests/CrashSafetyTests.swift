@@ -54,13 +54,27 @@ struct CrashSafetyTests {
                     group.addTask {
                         while !ledger.isStopped {
                             let key = SoftwareDeviceKey.ed25519()
-                            guard let start = try? await client.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(
-                                algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: account.sessionToken),
-                                  start.status == .created, let started = try? start.decode(RegistrationStartResponse.self) else { continue }
+                            guard
+                                let start = try? await client.call(
+                                    .post,
+                                    "/v1/biometric/registrations",
+                                    json: StartRegistrationRequest(
+                                        algorithm: key.algorithm,
+                                        publicKey: key.publicKey(),
+                                        label: "phone"
+                                    ),
+                                    token: account.sessionToken
+                                ),
+                                start.status == .created, let started = try? start.decode(RegistrationStartResponse.self)
+                            else { continue }
                             ledger.state.withLock { $0.registrations.append((account.sessionToken, started.registrationID)) }
                             let signature = key.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
-                            _ = try? await client.call(.post, "/v1/biometric/registrations/\(started.registrationID)/verify",
-                                                       json: VerifyRegistrationRequest(signature: signature), token: account.sessionToken)
+                            _ = try? await client.call(
+                                .post,
+                                "/v1/biometric/registrations/\(started.registrationID)/verify",
+                                json: VerifyRegistrationRequest(signature: signature),
+                                token: account.sessionToken
+                            )
                         }
                     }
                 }

@@ -20,13 +20,18 @@ struct DatabaseOutageTests {
     static var postgresRestart: (stop: String, start: String)? {
         let environment = ProcessInfo.processInfo.environment
         guard let stop = environment["BIOAUTH_TEST_POSTGRES_STOP"], let start = environment["BIOAUTH_TEST_POSTGRES_START"],
-              !stop.isEmpty, !start.isEmpty else { return nil }
+            !stop.isEmpty, !start.isEmpty
+        else { return nil }
         return (stop, start)
     }
 
-    @Test("PostgreSQL restarting under sign-ins and registrations: 503 unavailable while it is down, back by itself, nothing answered lost",
-          .enabled(if: TestDatabase.current == .postgres && postgresRestart != nil,
-                   "PostgreSQL only, with BIOAUTH_TEST_POSTGRES_STOP and _START (./scripts/test sets them)"))
+    @Test(
+        "PostgreSQL restarting under sign-ins and registrations: 503 unavailable while it is down, back by itself, nothing answered lost",
+        .enabled(
+            if: TestDatabase.current == .postgres && postgresRestart != nil,
+            "PostgreSQL only, with BIOAUTH_TEST_POSTGRES_STOP and _START (./scripts/test sets them)"
+        )
+    )
     func postgresRestarts() async throws {
         let restart = try #require(Self.postgresRestart)
         try await TestDatabase.current.withFreshDatabase { database in
@@ -47,13 +52,17 @@ struct DatabaseOutageTests {
         }
     }
 
-    @Test("SQLite's disk filling under sign-ins and registrations: 503 unavailable while it is full, nothing half-written, back when space returns",
-          .enabled(if: TestDatabase.current == .sqlite && SmallDisk.canMount, "SQLite only, where unshare -rm may mount a tmpfs"))
+    @Test(
+        "SQLite's disk filling under sign-ins and registrations: 503 unavailable while it is full, nothing half-written, back when space returns",
+        .enabled(if: TestDatabase.current == .sqlite && SmallDisk.canMount, "SQLite only, where unshare -rm may mount a tmpfs")
+    )
     func sqliteDiskFills() async throws {
         let disk = try SmallDisk()
         defer { disk.remove() }
-        let server = try ServeCommandTests.launch(Self.serveArguments(disk.folder.appendingPathComponent("bioauth.sqlite").path),
-                                                  launcher: disk.launcher)
+        let server = try ServeCommandTests.launch(
+            Self.serveArguments(disk.folder.appendingPathComponent("bioauth.sqlite").path),
+            launcher: disk.launcher
+        )
         defer { if server.process.isRunning { server.process.terminate() } }
         let traffic = try await OutageTraffic(port: try await server.waitForPort())
         let filler = disk.path(seenBy: server.process.processIdentifier, "filler")
@@ -73,9 +82,11 @@ struct DatabaseOutageTests {
     }
 
     static func serveArguments(_ database: String) -> [String] {
-        ["serve", "--port", "0", "--database", database, "--relying-party", LoopbackServer.relyingPartyID, "--database-wait", "1",
-         "--requests-per-minute", "1000000", "--challenges-per-minute", "10000", "--max-registrations", "1000",
-         "--max-pending-registrations", "1000", "--log-level", "warning"]
+        [
+            "serve", "--port", "0", "--database", database, "--relying-party", LoopbackServer.relyingPartyID, "--database-wait", "1",
+            "--requests-per-minute", "1000000", "--challenges-per-minute", "10000", "--max-registrations", "1000",
+            "--max-pending-registrations", "1000", "--log-level", "warning",
+        ]
     }
 }
 
@@ -187,12 +198,18 @@ final class OutageTraffic: Sendable {
     private func signInLoop() async {
         while !stopped.load(ordering: .relaxed) {
             guard let challengeAnswer = await call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id)),
-                  challengeAnswer.status == .created || challengeAnswer.status == .ok,
-                  let challenge = try? challengeAnswer.decode(ChallengeResponse.self) else { continue }
+                challengeAnswer.status == .created || challengeAnswer.status == .ok,
+                let challenge = try? challengeAnswer.decode(ChallengeResponse.self)
+            else { continue }
             let request = BiometricSignInRequest(
                 challengeID: challenge.challengeID,
-                signature: key.sign(.authentication, rpID: LoopbackServer.relyingPartyID, registrationID: registration.id,
-                                    challenge: challenge.challenge.data))
+                signature: key.sign(
+                    .authentication,
+                    rpID: LoopbackServer.relyingPartyID,
+                    registrationID: registration.id,
+                    challenge: challenge.challenge.data
+                )
+            )
             let answer = await call(.post, "/v1/sessions/biometric", json: request)
             ledger.withLock { $0.completions.append(Completion(request: request, status: answer.map { Int($0.status.code) })) }
             if let answer, answer.status == .ok, let signIn = try? answer.decode(SignInResponse.self) {
@@ -204,14 +221,32 @@ final class OutageTraffic: Sendable {
     private func registrationLoop() async {
         while !stopped.load(ordering: .relaxed) {
             let newKey = SoftwareDeviceKey.ed25519()
-            guard let start = await call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(
-                algorithm: newKey.algorithm, publicKey: newKey.publicKey(), label: "phone"), token: account.sessionToken),
-                  start.status == .created, let started = try? start.decode(RegistrationStartResponse.self) else { continue }
+            guard
+                let start = await call(
+                    .post,
+                    "/v1/biometric/registrations",
+                    json: StartRegistrationRequest(
+                        algorithm: newKey.algorithm,
+                        publicKey: newKey.publicKey(),
+                        label: "phone"
+                    ),
+                    token: account.sessionToken
+                ),
+                start.status == .created, let started = try? start.decode(RegistrationStartResponse.self)
+            else { continue }
             ledger.withLock { $0.startedRegistrations.append(started.registrationID) }
-            let signature = newKey.sign(.registration, rpID: LoopbackServer.relyingPartyID, registrationID: started.registrationID,
-                                        challenge: started.challenge.data)
-            _ = await call(.post, "/v1/biometric/registrations/\(started.registrationID)/verify",
-                           json: VerifyRegistrationRequest(signature: signature), token: account.sessionToken)
+            let signature = newKey.sign(
+                .registration,
+                rpID: LoopbackServer.relyingPartyID,
+                registrationID: started.registrationID,
+                challenge: started.challenge.data
+            )
+            _ = await call(
+                .post,
+                "/v1/biometric/registrations/\(started.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -250,7 +285,10 @@ final class OutageTraffic: Sendable {
         #expect(seen.unexpected.isEmpty, "answers no fault excuses: \(seen.unexpected.prefix(5))")
         #expect(seen.refusals > 0, "the fault was felt: some requests were refused 503")
         #expect(seen.successesAfterFault >= 5, "the server serves again by itself once the database is back")
-        #expect(seen.slowest <= DatabaseOutageTests.longestAnswer, "every answer came within \(DatabaseOutageTests.longestAnswer): the slowest took \(seen.slowest)")
+        #expect(
+            seen.slowest <= DatabaseOutageTests.longestAnswer,
+            "every answer came within \(DatabaseOutageTests.longestAnswer): the slowest took \(seen.slowest)"
+        )
         #expect(seen.sessionTokens.count > 5, "sign-ins ran")
 
         for token in seen.sessionTokens {
@@ -271,8 +309,10 @@ final class OutageTraffic: Sendable {
             default:
                 #expect(again.status == .ok || again.errorCode == .challengeInvalid)
             }
-            #expect(try await client.call(.post, "/v1/sessions/biometric", json: completion.request).errorCode == .challengeInvalid,
-                    "no challenge is usable twice")
+            #expect(
+                try await client.call(.post, "/v1/sessions/biometric", json: completion.request).errorCode == .challengeInvalid,
+                "no challenge is usable twice"
+            )
         }
     }
 }

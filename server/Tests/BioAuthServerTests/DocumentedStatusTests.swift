@@ -1,10 +1,11 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
-@testable import BioAuthWebAuthn
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
+@testable import BioAuthWebAuthn
 
 /// The other half of holding server and document together: every status the document promises
 /// for an operation is one the server really gives. One tour drives each operation into each of
@@ -26,8 +27,11 @@ struct DocumentedStatusTests {
     func everyDocumentedStatusIsReachable() async throws {
         // A low per-address limit, so that the tour can end by exceeding it.
         try await TestServer.run(configure: {
-            $0.lockoutThreshold = 1; $0.requestsPerMinutePerAddress = 150; $0.maxHeaderBytes = 4_096
-            $0.stepUpWindow = .seconds(60 * 60); $0.defaultSessionMinutes = 43_200
+            $0.lockoutThreshold = 1
+            $0.requestsPerMinutePerAddress = 150
+            $0.maxHeaderBytes = 4_096
+            $0.stepUpWindow = .seconds(60 * 60)
+            $0.defaultSessionMinutes = 43_200
         }) { server in
             let api = server.api
             let huge = Data(#"{"x": "\#(String(repeating: "a", count: 70_000))"}"#.utf8)
@@ -48,11 +52,26 @@ struct DocumentedStatusTests {
             try await api.call(.post, "/v1/sessions/password", raw: huge)
             let pinDevice = try await api.setPIN("3917", token: token)
             let pinKey = SoftwareDeviceKey.es256()
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "x", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "1234", algorithm: .es256, publicKey: pinKey.publicKey()), token: token)
+            try await api.call(
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: "x", algorithm: .es256, publicKey: pinKey.publicKey()),
+                token: token
+            )
+            try await api.call(
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: "1234", algorithm: .es256, publicKey: pinKey.publicKey()),
+                token: token
+            )
             try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()))
             try await api.call(.put, "/v1/users/me/pin", raw: huge, token: token)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinDevice.key.publicKey()), token: token)
+            try await api.call(
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinDevice.key.publicKey()),
+                token: token
+            )
             try await api.pinSignIn(pinDevice, pin: "3917")
             try await api.pinSignIn(pinDevice, pin: "3918")  // locks the PIN (threshold 1)
             try await api.call(.post, "/v1/sessions/pin", json: try await api.pinSignInBody(pinDevice, pin: "3917", signingKey: .es256()))
@@ -61,18 +80,43 @@ struct DocumentedStatusTests {
             try await api.call(.post, "/v1/sessions/pin", raw: huge)
 
             // The password change and re-authentication; each wrong password locks (threshold 1).
-            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "wrong password", newPassword: "new password 1"), token: token)
+            try await api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "wrong password", newPassword: "new password 1"),
+                token: token
+            )
             server.clock.advance(seconds: 15 * 60)
-            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "short"), token: token)
+            try await api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "short"),
+                token: token
+            )
             try await api.call(.put, "/v1/users/me/password", raw: garbage, token: token)
             try await api.call(.put, "/v1/users/me/password", raw: huge, token: token)
             try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "x", newPassword: "new password 1"))
-            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "correct horse battery"), token: token)
+            try await api.call(
+                .post,
+                "/v1/sessions/current/reauthenticate",
+                json: ReauthenticateRequest(password: "correct horse battery"),
+                token: token
+            )
             try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "wrong password"), token: token)
-            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "correct horse battery"), token: token)
+            try await api.call(
+                .post,
+                "/v1/sessions/current/reauthenticate",
+                json: ReauthenticateRequest(password: "correct horse battery"),
+                token: token
+            )
             try await api.call(.post, "/v1/sessions/current/reauthenticate", raw: Data("{}".utf8), token: token)
             try await api.call(.post, "/v1/sessions/current/reauthenticate", raw: huge, token: token)
-            try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(challengeID: "chl_none", signature: Data(count: 64)), token: token)
+            try await api.call(
+                .post,
+                "/v1/sessions/current/reauthenticate",
+                json: ReauthenticateRequest(challengeID: "chl_none", signature: Data(count: 64)),
+                token: token
+            )
             try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "x"))
             server.clock.advance(seconds: 15 * 60)
             try await api.call(.delete, "/v1/sessions", token: token)
@@ -81,7 +125,12 @@ struct DocumentedStatusTests {
             // Biometrics.
             let key = SoftwareDeviceKey.es256()
             let registration = try await api.register(key, token: token)
-            try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey()), token: token)
+            try await api.call(
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: key.publicKey()),
+                token: token
+            )
             try await api.call(.post, "/v1/biometric/registrations", raw: garbage, token: token)
             try await api.call(.post, "/v1/biometric/registrations", raw: garbage)
             try await api.call(.post, "/v1/biometric/registrations", raw: huge, token: token)
@@ -90,7 +139,12 @@ struct DocumentedStatusTests {
             try await api.call(.post, verifyPath, json: VerifyRegistrationRequest(signature: Data(count: 3)), token: token)
             try await api.call(.post, verifyPath, raw: huge, token: token)
             try await api.call(.post, verifyPath, json: VerifyRegistrationRequest(signature: Data(count: 64)), token: token)  // 401 signature_invalid
-            try await api.call(.post, "/v1/biometric/registrations/reg_none/verify", json: VerifyRegistrationRequest(signature: Data(count: 64)), token: token)
+            try await api.call(
+                .post,
+                "/v1/biometric/registrations/reg_none/verify",
+                json: VerifyRegistrationRequest(signature: Data(count: 64)),
+                token: token
+            )
             try await api.call(.get, "/v1/biometric/registrations", token: token)
             try await api.call(.get, "/v1/biometric/registrations")
 
@@ -109,10 +163,23 @@ struct DocumentedStatusTests {
             let passkey = try await api.addPasskey(authenticator, token: token)
             let registrationCeremony = try await api.passkeyRegistrationOptions(token: token)
             var forged = try SoftwareAuthenticator(origin: "https://evil.example").register(registrationCeremony.publicKey)
-            try await api.call(.post, "/v1/passkeys", json: RegisterPasskeyRequest(ceremonyID: registrationCeremony.ceremonyID, credential: forged), token: token)
-            try await api.call(.post, "/v1/passkeys", json: RegisterPasskeyRequest(ceremonyID: registrationCeremony.ceremonyID, credential: forged), token: token)
+            try await api.call(
+                .post,
+                "/v1/passkeys",
+                json: RegisterPasskeyRequest(ceremonyID: registrationCeremony.ceremonyID, credential: forged),
+                token: token
+            )
+            try await api.call(
+                .post,
+                "/v1/passkeys",
+                json: RegisterPasskeyRequest(ceremonyID: registrationCeremony.ceremonyID, credential: forged),
+                token: token
+            )
             let again = try await api.passkeyRegistrationOptions(token: token)
-            forged = try PasskeyTests.withCredentialID(authenticator.credentials[0].id, try SoftwareAuthenticator(origin: APIClient.origin).register(again.publicKey))
+            forged = try PasskeyTests.withCredentialID(
+                authenticator.credentials[0].id,
+                try SoftwareAuthenticator(origin: APIClient.origin).register(again.publicKey)
+            )
             try await api.call(.post, "/v1/passkeys", json: RegisterPasskeyRequest(ceremonyID: again.ceremonyID, credential: forged), token: token)
             try await api.call(.post, "/v1/passkeys", raw: huge, token: token)
             try await api.call(.post, "/v1/passkeys", raw: garbage)
@@ -125,8 +192,18 @@ struct DocumentedStatusTests {
             try await api.call(.patch, "/v1/passkeys/\(passkey.id)", raw: huge, token: token)
             try await api.call(.patch, "/v1/passkeys/\(passkey.id)", json: RenameRequest(label: "x"))
             try await api.call(.patch, "/v1/biometric/registrations/\(registration.id)", json: RenameRequest(label: "phone"), token: token)
-            try await api.call(.patch, "/v1/biometric/registrations/\(registration.id)", json: RenameRequest(label: String(repeating: "l", count: 65)), token: token)
-            try await api.call(.patch, "/v1/biometric/registrations/reg_00000000000000000000000000000000", json: RenameRequest(label: "x"), token: token)
+            try await api.call(
+                .patch,
+                "/v1/biometric/registrations/\(registration.id)",
+                json: RenameRequest(label: String(repeating: "l", count: 65)),
+                token: token
+            )
+            try await api.call(
+                .patch,
+                "/v1/biometric/registrations/reg_00000000000000000000000000000000",
+                json: RenameRequest(label: "x"),
+                token: token
+            )
             try await api.call(.patch, "/v1/biometric/registrations/\(registration.id)", raw: huge, token: token)
             try await api.call(.patch, "/v1/biometric/registrations/\(registration.id)", json: RenameRequest(label: "x"))
             try await api.passkeySignIn(authenticator)
@@ -135,29 +212,64 @@ struct DocumentedStatusTests {
             try await api.call(.post, "/v1/passkeys/authentication-options", raw: huge)
             try await api.call(.post, "/v1/sessions/passkey", raw: garbage)
             try await api.call(.post, "/v1/sessions/passkey", raw: huge)
-            try await api.call(.post, "/v1/sessions/passkey",
-                               json: PasskeySignInRequest(ceremonyID: "wac_none", credential: try authenticator.authenticate(signInCeremony.publicKey)))
+            try await api.call(
+                .post,
+                "/v1/sessions/passkey",
+                json: PasskeySignInRequest(ceremonyID: "wac_none", credential: try authenticator.authenticate(signInCeremony.publicKey))
+            )
             try await api.call(.get, "/.well-known/webauthn")
             for asset in ["/", "/assets/app.js", "/assets/app.css", "/assets/no-such-file.js"] { try await api.call(.get, asset) }
 
             // The account page's browser session (its cookie calls are tested in BrowserSessionTests).
-            try await api.call(.post, "/web/sign-up", json: CreateUserRequest(username: "page-tourist", password: "correct horse battery"), headers: page)
-            try await api.call(.post, "/web/sign-up", json: CreateUserRequest(username: "page-tourist", password: "correct horse battery"), headers: page)
+            try await api.call(
+                .post,
+                "/web/sign-up",
+                json: CreateUserRequest(username: "page-tourist", password: "correct horse battery"),
+                headers: page
+            )
+            try await api.call(
+                .post,
+                "/web/sign-up",
+                json: CreateUserRequest(username: "page-tourist", password: "correct horse battery"),
+                headers: page
+            )
             try await api.call(.post, "/web/sign-up", json: CreateUserRequest(username: "page-tourist-2", password: "correct horse battery"))
             try await api.call(.post, "/web/sign-up", raw: garbage, headers: page)
             try await api.call(.post, "/web/sign-up", raw: huge, headers: page)
-            try await api.call(.post, "/web/sign-in/password", json: PasswordSignInRequest(username: "page-tourist", password: "correct horse battery"), headers: page)
-            try await api.call(.post, "/web/sign-in/password", json: PasswordSignInRequest(username: "page-tourist", password: "correct horse battery"))
+            try await api.call(
+                .post,
+                "/web/sign-in/password",
+                json: PasswordSignInRequest(username: "page-tourist", password: "correct horse battery"),
+                headers: page
+            )
+            try await api.call(
+                .post,
+                "/web/sign-in/password",
+                json: PasswordSignInRequest(username: "page-tourist", password: "correct horse battery")
+            )
             try await api.call(.post, "/web/sign-in/password", raw: garbage, headers: page)
             try await api.call(.post, "/web/sign-in/password", raw: huge, headers: page)
             for _ in 0..<2 {  // a wrong password, then the lock (threshold 1)
-                try await api.call(.post, "/web/sign-in/password", json: PasswordSignInRequest(username: "page-tourist", password: "wrong password!"), headers: page)
+                try await api.call(
+                    .post,
+                    "/web/sign-in/password",
+                    json: PasswordSignInRequest(username: "page-tourist", password: "wrong password!"),
+                    headers: page
+                )
             }
             let webCeremony = try await api.passkeyAuthenticationOptions()
-            try await api.call(.post, "/web/sign-in/passkey",
-                               json: PasskeySignInRequest(ceremonyID: webCeremony.ceremonyID, credential: try authenticator.authenticate(webCeremony.publicKey)), headers: page)
-            try await api.call(.post, "/web/sign-in/passkey",
-                               json: PasskeySignInRequest(ceremonyID: webCeremony.ceremonyID, credential: try authenticator.authenticate(webCeremony.publicKey)), headers: page)
+            try await api.call(
+                .post,
+                "/web/sign-in/passkey",
+                json: PasskeySignInRequest(ceremonyID: webCeremony.ceremonyID, credential: try authenticator.authenticate(webCeremony.publicKey)),
+                headers: page
+            )
+            try await api.call(
+                .post,
+                "/web/sign-in/passkey",
+                json: PasskeySignInRequest(ceremonyID: webCeremony.ceremonyID, credential: try authenticator.authenticate(webCeremony.publicKey)),
+                headers: page
+            )
             try await api.call(.post, "/web/sign-in/passkey", raw: garbage, headers: page)
             try await api.call(.post, "/web/sign-in/passkey", raw: huge, headers: page)
             try await api.call(.post, "/web/sign-in/passkey", raw: garbage)
@@ -191,9 +303,24 @@ struct DocumentedStatusTests {
             // Step-up: past the window, credential changes need a re-authentication first.
             let late = try await api.signIn(user.username).sessionToken
             server.clock.advance(seconds: 61 * 60)
-            try await api.call(.post, "/v1/biometric/registrations", json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: late)
-            try await api.call(.put, "/v1/users/me/pin", json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()), token: late)
-            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "new password 1"), token: late)
+            try await api.call(
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()),
+                token: late
+            )
+            try await api.call(
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: "3917", algorithm: .es256, publicKey: pinKey.publicKey()),
+                token: late
+            )
+            try await api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "new password 1"),
+                token: late
+            )
             try await api.call(.post, "/v1/passkeys/registration-options", token: late)
 
             // Lockout (threshold 1 here): a wrong secret, then the lock; the third PIN lock in a row
@@ -212,10 +339,16 @@ struct DocumentedStatusTests {
             // A one-time password from the support desk: that session may only change the password.
             let oneTime = try await server.administration.resetPassword(try await server.administration.account(user.username)).password
             let restricted = try await api.signIn(user.username, password: oneTime).sessionToken
-            for operation in OpenAPIContract.shared.operations where !BearerAuthMiddleware.allowedBeforePasswordChange.contains("\(operation.method) \(operation.path)") {
+            for operation in OpenAPIContract.shared.operations
+            where !BearerAuthMiddleware.allowedBeforePasswordChange.contains("\(operation.method) \(operation.path)") {
                 try await api.call(HTTPRequest.Method(operation.method)!, concretePath(operation.path), token: restricted)
             }
-            try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: oneTime, newPassword: "correct horse battery"), token: restricted)
+            try await api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: oneTime, newPassword: "correct horse battery"),
+                token: restricted
+            )
 
             // Every operation, with a request head over the limit: 400 invalid_request.
             let operations = OpenAPIContract.shared.operations
@@ -234,9 +367,11 @@ struct DocumentedStatusTests {
                 try await api.call(HTTPRequest.Method(operation.method)!, concretePath(operation.path), token: token)
             }
 
-            let documented = Set(OpenAPIContract.shared.operations.flatMap { operation in
-                operation.statuses.map { "\(operation.operationID) \($0)" }
-            }).filter { !Self.isExempt($0) }
+            let documented = Set(
+                OpenAPIContract.shared.operations.flatMap { operation in
+                    operation.statuses.map { "\(operation.operationID) \($0)" }
+                }
+            ).filter { !Self.isExempt($0) }
             // A passkey limit the tour's own account does not reach: an account at the limit.
             let atLimit = try await TestServer.run(configure: { $0.maxRegistrationsPerUser = 1 }) { small in
                 let account = try await small.api.newAccount()
@@ -261,9 +396,15 @@ struct DocumentedStatusTests {
                 try await api.pinSignIn(device, pin: "3917")
                 try await api.passkeySignIn(authenticator)
                 let ceremony = try await api.passkeyAuthenticationOptions()
-                try await api.call(.post, "/web/sign-in/passkey", json: PasskeySignInRequest(ceremonyID: ceremony.ceremonyID,
-                                                                                             credential: try authenticator.authenticate(ceremony.publicKey)),
-                                   headers: [.origin: APIClient.origin])
+                try await api.call(
+                    .post,
+                    "/web/sign-in/passkey",
+                    json: PasskeySignInRequest(
+                        ceremonyID: ceremony.ceremonyID,
+                        credential: try authenticator.authenticate(ceremony.publicKey)
+                    ),
+                    headers: [.origin: APIClient.origin]
+                )
 
                 // A browser session's change without the page's CSRF token.
                 let page = try await BrowserSessionTests.signUp(api)
@@ -271,14 +412,30 @@ struct DocumentedStatusTests {
 
                 let locked = try await api.newAccount()
                 for _ in 0..<2 {
-                    try await api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: locked.user.username, password: "wrong password!"))
+                    try await api.call(
+                        .post,
+                        "/v1/sessions/password",
+                        json: PasswordSignInRequest(username: locked.user.username, password: "wrong password!")
+                    )
                 }
-                try await api.call(.post, "/web/sign-in/password", json: PasswordSignInRequest(username: locked.user.username, password: "wrong password!"),
-                                   headers: [.origin: APIClient.origin])
-                try await api.call(.post, "/v1/sessions/current/reauthenticate", json: ReauthenticateRequest(password: "correct horse battery"),
-                                   token: locked.sessionToken)
-                try await api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "x-new password"),
-                                   token: locked.sessionToken)
+                try await api.call(
+                    .post,
+                    "/web/sign-in/password",
+                    json: PasswordSignInRequest(username: locked.user.username, password: "wrong password!"),
+                    headers: [.origin: APIClient.origin]
+                )
+                try await api.call(
+                    .post,
+                    "/v1/sessions/current/reauthenticate",
+                    json: ReauthenticateRequest(password: "correct horse battery"),
+                    token: locked.sessionToken
+                )
+                try await api.call(
+                    .put,
+                    "/v1/users/me/password",
+                    json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "x-new password"),
+                    token: locked.sessionToken
+                )
                 return api.recorded.all
             }
             let produced = api.recorded.all.union(atLimit).union(states)

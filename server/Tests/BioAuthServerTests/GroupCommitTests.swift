@@ -1,9 +1,10 @@
-@testable import BioAuthServer
 import Foundation
 import Logging
 import SQLKit
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 /// SQLite's group commit: transactions queued behind one another share one commit, each is
 /// isolated from the others' failures, and none is answered before the commit that covers it.

@@ -1,8 +1,9 @@
-@testable import BioAuthServer
 import BioAuthProtocol
 import Foundation
 import NIOCore
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Hand-written JSON")
 struct HandWrittenJSONTests {
@@ -12,9 +13,11 @@ struct HandWrittenJSONTests {
         let special: [Character] = (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) } + ["\"", "\\", "/", "\u{7F}", "\u{2028}", "\u{2029}"]
         let plain: [Character] = ["a", "Z", "0", " ", "é", "ß", "Ω", "漢", "🔐", "e\u{301}", "\u{FEFF}"]
         let length = Int.random(in: 0...24, using: &random)
-        return String((0..<length).map { _ in
-            Bool.random(using: &random) ? special.randomElement(using: &random)! : plain.randomElement(using: &random)!
-        })
+        return String(
+            (0..<length).map { _ in
+                Bool.random(using: &random) ? special.randomElement(using: &random)! : plain.randomElement(using: &random)!
+            }
+        )
     }
 
     private static func randomDate(_ random: inout some RandomNumberGenerator) -> Date {
@@ -31,16 +34,25 @@ struct HandWrittenJSONTests {
         for round in 0..<2_000 {
             let method = AuthenticationMethod.allCases[round % AuthenticationMethod.allCases.count]
             let session = Session(
-                id: Self.randomText(&random), userID: Self.randomText(&random), createdAt: Self.randomDate(&random),
+                id: Self.randomText(&random),
+                userID: Self.randomText(&random),
+                createdAt: Self.randomDate(&random),
                 expiresAt: Self.randomDate(&random),
-                authentication: .init(method: method, registrationID: Bool.random(using: &random) ? Self.randomText(&random) : nil,
-                                      passkeyID: Bool.random(using: &random) ? Self.randomText(&random) : nil),
+                authentication: .init(
+                    method: method,
+                    registrationID: Bool.random(using: &random) ? Self.randomText(&random) : nil,
+                    passkeyID: Bool.random(using: &random) ? Self.randomText(&random) : nil
+                ),
                 authenticatedAt: Self.randomDate(&random),
                 factors: Array(AuthenticationMethod.allCases.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random))),
-                stepUpAt: Bool.random(using: &random) ? Self.randomDate(&random) : nil, passwordChangeRequired: Bool.random(using: &random))
+                stepUpAt: Bool.random(using: &random) ? Self.randomDate(&random) : nil,
+                passwordChangeRequired: Bool.random(using: &random)
+            )
             let response = SignInResponse(
-                sessionToken: Self.randomText(&random), session: session,
-                user: User(id: Self.randomText(&random), username: Self.randomText(&random), createdAt: Self.randomDate(&random)))
+                sessionToken: Self.randomText(&random),
+                session: session,
+                user: User(id: Self.randomText(&random), username: Self.randomText(&random), createdAt: Self.randomDate(&random))
+            )
             let written = HandWrittenJSON.signIn(response)
             #expect(Array(written.readableBytesView) == (try Self.encoderBytes(response)))
         }

@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 /// Password and PIN checks (bcrypt) under a bound: one address cannot take the cores, and past
 /// the queue a request is refused at once.
@@ -17,9 +18,14 @@ struct HashingBudgetTests {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    @Test("one address flooding unknown-user password sign-ins within its request budget: another address's sign-in finishes within three hash times, or is refused at once with Retry-After; the flood's extra requests are 429 at once")
+    @Test(
+        "one address flooding unknown-user password sign-ins within its request budget: another address's sign-in finishes within three hash times, or is refused at once with Retry-After; the flood's extra requests are 429 at once"
+    )
     func floodFromOneAddress() async throws {
-        try await TestServer.run(configure: { $0.passwordHashCost = 10; $0.trustForwardedFor = true }) { server in
+        try await TestServer.run(configure: {
+            $0.passwordHashCost = 10
+            $0.trustForwardedFor = true
+        }) { server in
             let client = try ParallelClient(server)
             _ = try await server.api.signUp("victim", password: "correct horse battery")
             let honest: HTTPFields = [Self.forwarded: "192.0.2.7"]
@@ -27,7 +33,12 @@ struct HashingBudgetTests {
             var alone: [Double] = []
             for _ in 0..<3 {
                 let start = ContinuousClock.now
-                let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"), headers: honest)
+                let answer = try await client.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: "victim", password: "correct horse battery"),
+                    headers: honest
+                )
                 #expect(answer.status == .ok)
                 alone.append(Self.seconds(since: start))
             }
@@ -41,8 +52,12 @@ struct HashingBudgetTests {
                         var statuses: [Int] = []
                         var round = 0
                         while !flooding.isSet {
-                            let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "nobody-\(worker)-\(round)", password: "guess \(round)!"),
-                                                               headers: [Self.forwarded: "198.51.100.66"])
+                            let answer = try await client.call(
+                                .post,
+                                "/v1/sessions/password",
+                                json: PasswordSignInRequest(username: "nobody-\(worker)-\(round)", password: "guess \(round)!"),
+                                headers: [Self.forwarded: "198.51.100.66"]
+                            )
                             statuses.append(answer.status.code)
                             round += 1
                             try await Task.sleep(for: .milliseconds(1_600))
@@ -54,7 +69,12 @@ struct HashingBudgetTests {
                 var problems: [String] = []
                 for attempt in 0..<5 {
                     let start = ContinuousClock.now
-                    let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"), headers: honest)
+                    let answer = try await client.call(
+                        .post,
+                        "/v1/sessions/password",
+                        json: PasswordSignInRequest(username: "victim", password: "correct horse battery"),
+                        headers: honest
+                    )
                     let took = Self.seconds(since: start)
                     switch answer.status {
                     case .ok where took <= 3 * hashTime: break
@@ -78,7 +98,11 @@ struct HashingBudgetTests {
     @Test("past the queue a password check is refused at once: 503 unavailable with Retry-After, and it counts as no guess")
     func queueFull() async throws {
         try await TestServer.run(configure: {
-            $0.passwordHashCost = 12; $0.trustForwardedFor = true; $0.hashQueue = 1; $0.hashesPerAddress = 1; $0.requestsPerMinutePerAddress = 100_000
+            $0.passwordHashCost = 12
+            $0.trustForwardedFor = true
+            $0.hashQueue = 1
+            $0.hashesPerAddress = 1
+            $0.requestsPerMinutePerAddress = 100_000
         }) { server in
             let client = try ParallelClient(server)
             _ = try await server.api.signUp("victim", password: "correct horse battery")
@@ -88,9 +112,15 @@ struct HashingBudgetTests {
                 for index in 0..<(workers + 3) {
                     group.addTask {
                         let start = ContinuousClock.now
-                        let answer = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "wrong guess \(index)"),
-                                                           headers: [Self.forwarded: "203.0.113.\(index + 1)"])
-                        return (answer.status.code, Self.seconds(since: start), answer.headers[.retryAfter] != nil && answer.errorCode == .unavailable)
+                        let answer = try await client.call(
+                            .post,
+                            "/v1/sessions/password",
+                            json: PasswordSignInRequest(username: "victim", password: "wrong guess \(index)"),
+                            headers: [Self.forwarded: "203.0.113.\(index + 1)"]
+                        )
+                        return (
+                            answer.status.code, Self.seconds(since: start), answer.headers[.retryAfter] != nil && answer.errorCode == .unavailable
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -101,8 +131,14 @@ struct HashingBudgetTests {
             #expect(statuses.allSatisfy { $0.0 == 401 || $0.0 == 503 }, "\(statuses)")
             // Only the checked guesses counted toward the lockout: the right password still signs in.
             #expect(statuses.filter { $0.0 == 401 }.count < 5)
-            #expect(try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim", password: "correct horse battery"),
-                                          headers: [Self.forwarded: "203.0.113.200"]).status == .ok)
+            #expect(
+                try await client.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: "victim", password: "correct horse battery"),
+                    headers: [Self.forwarded: "203.0.113.200"]
+                ).status == .ok
+            )
         }
     }
 }

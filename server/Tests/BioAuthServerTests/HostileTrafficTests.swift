@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// Hostile and honest traffic at the same time: garbage bytes, malformed HTTP, bad JSON, huge
 /// bodies, forged tokens and signatures, rate-limit floods, while well-formed clients run every
@@ -16,30 +17,66 @@ struct HostileTrafficTests {
         var problems: [String] = []
         let address: HTTPFields = [.init("X-Forwarded-For")!: "192.0.2.\(index + 1)"]
         func check(_ answer: APIResponse, _ status: HTTPResponse.Status, _ step: String) {
-            if answer.status != status { problems.append("client \(index) \(step): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))") }
+            if answer.status != status {
+                problems.append("client \(index) \(step): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+            }
         }
         let username = "honest-\(index)-\(UUID().uuidString.prefix(6))"
-        let signUp = try await client.call(.post, "/v1/users", json: CreateUserRequest(username: username, password: "correct horse battery"), headers: address)
+        let signUp = try await client.call(
+            .post,
+            "/v1/users",
+            json: CreateUserRequest(username: username, password: "correct horse battery"),
+            headers: address
+        )
         check(signUp, .created, "sign-up")
-        let signIn = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: username, password: "correct horse battery"), headers: address)
+        let signIn = try await client.call(
+            .post,
+            "/v1/sessions/password",
+            json: PasswordSignInRequest(username: username, password: "correct horse battery"),
+            headers: address
+        )
         check(signIn, .ok, "password sign-in")
         guard let token = try? signIn.decode(SignInResponse.self).sessionToken else { return problems + ["client \(index): no token"] }
 
         let key = index.isMultiple(of: 2) ? SoftwareDeviceKey.es256() : SoftwareDeviceKey.ed25519()
-        let start = try await client.call(.post, "/v1/biometric/registrations",
-                                          json: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"), token: token, headers: address)
+        let start = try await client.call(
+            .post,
+            "/v1/biometric/registrations",
+            json: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(), label: "phone"),
+            token: token,
+            headers: address
+        )
         check(start, .created, "start registration")
         guard let started = try? start.decode(RegistrationStartResponse.self) else { return problems + ["client \(index): no registration"] }
         let proof = key.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
-        check(try await client.call(.post, "/v1/biometric/registrations/\(started.registrationID)/verify",
-                                    json: VerifyRegistrationRequest(signature: proof), token: token, headers: address), .ok, "verify registration")
+        check(
+            try await client.call(
+                .post,
+                "/v1/biometric/registrations/\(started.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: proof),
+                token: token,
+                headers: address
+            ),
+            .ok,
+            "verify registration"
+        )
         var biometricSessions: Set<String> = []
         for round in 0..<3 {
-            let issued = try await client.call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: started.registrationID), headers: address)
+            let issued = try await client.call(
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: started.registrationID),
+                headers: address
+            )
             check(issued, .created, "challenge \(round)")
             guard let challenge = try? issued.decode(ChallengeResponse.self) else { continue }
             let signature = key.sign(.authentication, registrationID: started.registrationID, challenge: challenge.challenge.data)
-            let session = try await client.call(.post, "/v1/sessions/biometric", json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature), headers: address)
+            let session = try await client.call(
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: challenge.challengeID, signature: signature),
+                headers: address
+            )
             check(session, .ok, "biometric sign-in \(round)")
             if let signedIn = try? session.decode(SignInResponse.self) {
                 if signedIn.user.username != username { problems.append("client \(index): biometric session for \(signedIn.user.username)") }
@@ -51,7 +88,9 @@ struct HostileTrafficTests {
         if let sessions = try? listed.decode(SessionListResponse.self) {
             // password + three biometric, all the caller's own.
             if sessions.sessions.count != 4 { problems.append("client \(index): \(sessions.sessions.count) sessions, expected 4") }
-            if !biometricSessions.isSubset(of: Set(sessions.sessions.map(\.id))) { problems.append("client \(index): a biometric session is missing") }
+            if !biometricSessions.isSubset(of: Set(sessions.sessions.map(\.id))) {
+                problems.append("client \(index): a biometric session is missing")
+            }
         }
         let registrations = try await client.call(.get, "/v1/biometric/registrations", token: token, headers: address)
         if let list = try? registrations.decode(RegistrationListResponse.self), list.registrations.map(\.status) != [.active] {
@@ -84,7 +123,10 @@ struct HostileTrafficTests {
     static func rawGarbageOffPool(port: Int, round: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
-                do { try rawGarbage(port: port, round: round); continuation.resume() } catch { continuation.resume(throwing: error) }
+                do {
+                    try rawGarbage(port: port, round: round)
+                    continuation.resume()
+                } catch { continuation.resume(throwing: error) }
             }
         }
     }
@@ -97,9 +139,27 @@ struct HostileTrafficTests {
         case 0: _ = try await client.call(.post, "/v1/users", raw: Data("{\"username\": [".utf8), headers: address)
         case 1: _ = try await client.call(.post, "/v1/users", raw: huge, headers: address)
         case 2: _ = try await client.call(.get, "/v1/sessions", token: "bat_" + String(repeating: "A", count: 43), headers: address)
-        case 3: _ = try await client.call(.post, "/v1/sessions/biometric", json: BiometricSignInRequest(challengeID: "chl_" + String(repeating: "0", count: 32), signature: Data(count: 64)), headers: address)
-        case 4: _ = try await client.call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: "reg_\(round)"), headers: address)
-        case 5: _ = try await client.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "victim-\(round % 3)", password: "guess \(round)!"), headers: address)
+        case 3:
+            _ = try await client.call(
+                .post,
+                "/v1/sessions/biometric",
+                json: BiometricSignInRequest(challengeID: "chl_" + String(repeating: "0", count: 32), signature: Data(count: 64)),
+                headers: address
+            )
+        case 4:
+            _ = try await client.call(
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: "reg_\(round)"),
+                headers: address
+            )
+        case 5:
+            _ = try await client.call(
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: "victim-\(round % 3)", password: "guess \(round)!"),
+                headers: address
+            )
         case 6: _ = try await client.call(.delete, "/v1/biometric/registrations/reg_x", token: "not a token", headers: address)
         default: _ = try await client.call(.post, "/v1/users", raw: Data([0xFF, 0xFE, 0x00, 0x7B]), headers: address)
         }
@@ -107,7 +167,10 @@ struct HostileTrafficTests {
 
     @Test("garbage and floods from hostile clients never change a well-formed client's answers")
     func hostileAndHonestTogether() async throws {
-        try await TestServer.run(configure: { $0.trustForwardedFor = true; $0.requestsPerMinutePerAddress = 40 }) { server in
+        try await TestServer.run(configure: {
+            $0.trustForwardedFor = true
+            $0.requestsPerMinutePerAddress = 40
+        }) { server in
             let client = try ParallelClient(server)
             let port = client.port
             let problems = try await withThrowingTaskGroup(of: [String].self) { group in

@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Housekeeping")
 struct HousekeepingTests {
@@ -17,7 +18,11 @@ struct HousekeepingTests {
             try await server.api.call(.delete, "/v1/sessions/current", token: signedOut.sessionToken)
             let locked = try await server.api.signUp()
             for _ in 0..<5 {
-                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: locked.username, password: "wrong password!", sessionDurationMinutes: nil))
+                try await server.api.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: locked.username, password: "wrong password!", sessionDurationMinutes: nil)
+                )
             }
             let before = try await server.snapshot()
             #expect(try await server.server.purge() == Housekeeping.Report(), "nothing has expired yet")
@@ -28,7 +33,13 @@ struct HousekeepingTests {
             // The pending registration's challenge; the unanswered authentication challenge was never
             // stored, nor counted in the database; the answered one's spent id stays for the margin.
             #expect(report == Housekeeping.Report(challenges: 1, pendingRegistrations: 1))
-            let registrations = try await server.api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            let registrations = try await server.api.expect(
+                .ok,
+                RegistrationListResponse.self,
+                .get,
+                "/v1/biometric/registrations",
+                token: account.sessionToken
+            )
             #expect(registrations.registrations.map(\.id) == [registration.id], "the active registration stays")
 
             server.clock.advance(seconds: 15 * 60)
@@ -59,17 +70,28 @@ struct HousekeepingTests {
     func purgedPendingKeyMayRegisterAgain() async throws {
         try await TestServer.run(configure: { $0.stepUpWindow = .seconds(3600) }) { server in
             let account = try await server.api.newAccount()
-            let pending = SoftwareDeviceKey.es256(), revoked = SoftwareDeviceKey.es256()
+            let pending = SoftwareDeviceKey.es256()
+            let revoked = SoftwareDeviceKey.es256()
             _ = try await server.api.startRegistration(pending, token: account.sessionToken)
             let registration = try await server.api.register(revoked, token: account.sessionToken)
             try await server.api.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: account.sessionToken)
-            try await server.api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: pending.publicKey()), token: account.sessionToken)
+            try await server.api.expectError(
+                .duplicateRegistration,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: pending.publicKey()),
+                token: account.sessionToken
+            )
             server.clock.advance(seconds: 121)
             _ = try await server.server.purge()
             try await server.api.register(pending, token: account.sessionToken)
-            try await server.api.expectError(.duplicateRegistration, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .es256, publicKey: revoked.publicKey()), token: account.sessionToken)
+            try await server.api.expectError(
+                .duplicateRegistration,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .es256, publicKey: revoked.publicKey()),
+                token: account.sessionToken
+            )
         }
     }
 }

@@ -1,6 +1,7 @@
-@testable import BioAuthServer
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Identifiers")
 struct IdentifierTests {

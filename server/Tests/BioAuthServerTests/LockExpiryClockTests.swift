@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// Several instances whose clocks drift still agree on when a lock ends: the database decides.
 @Suite("Lock expiry by the database's clock")
@@ -13,14 +14,22 @@ struct LockExpiryClockTests {
             let username = try await TestServer.run(time: .system, configure: { $0.databasePath = path }) { server in
                 let user = try await server.api.signUp()
                 for _ in 0..<5 {
-                    try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password"))
+                    try await server.api.call(
+                        .post,
+                        "/v1/sessions/password",
+                        json: PasswordSignInRequest(username: user.username, password: "wrong password")
+                    )
                 }
                 return user.username
             }
             // The same system clock, a day fast: with its own clock it would think the lock ran out.
             let skewed = TimeSource(now: { Date().addingTimeInterval(86_400) }, isSystemClock: true)
             let answer = try await TestServer.run(time: skewed, configure: { $0.databasePath = path }) { server in
-                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: username, password: "correct horse battery"))
+                try await server.api.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: username, password: "correct horse battery")
+                )
             }
             #expect(answer.errorCode == .locked)
             let retryAfter = try #require(answer.headers[.retryAfter].flatMap { Int($0) })

@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// Five consecutive failures of one factor lock that factor for 15 minutes.
 @Suite("Lockout")
@@ -19,14 +20,22 @@ struct LockoutTests {
                 let answer = try await wrongPassword(server, user.username)
                 #expect(answer.errorCode == .invalidCredentials)
             }
-            let locked = try await server.api.expectError(.locked, .post, "/v1/sessions/password",
-                                                          json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            let locked = try await server.api.expectError(
+                .locked,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "correct horse battery")
+            )
             #expect(locked.status == .tooManyRequests)
             #expect(locked.headers[.retryAfter] == "900")
 
             server.clock.advance(seconds: 600)
-            let later = try await server.api.expectError(.locked, .post, "/v1/sessions/password",
-                                                         json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            let later = try await server.api.expectError(
+                .locked,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "correct horse battery")
+            )
             #expect(later.headers[.retryAfter] == "300")
 
             server.clock.advance(seconds: 300)
@@ -63,8 +72,12 @@ struct LockoutTests {
             #expect(try await server.api.pinSignIn(pinDevice, pin: "4921").status == .ok)
 
             for _ in 0..<5 { _ = try await wrongPassword(server, account.user.username) }
-            try await server.api.expectError(.locked, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
+            try await server.api.expectError(
+                .locked,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery")
+            )
             #expect(try await server.api.pinSignIn(pinDevice, pin: "4921").status == .ok)
         }
     }
@@ -84,19 +97,19 @@ struct LockoutTests {
     @Test("lockout counters survive a restart")
     func countersSurviveRestart() async throws {
         try await TestDatabase.current.withFreshDatabase { path in
-        let username = try await TestServer.run(configure: { $0.databasePath = path }) { server in
-            let user = try await server.api.signUp()
-            for _ in 0..<3 { _ = try await wrongPassword(server, user.username) }
-            return user.username
-        }
-        try await TestServer.run(configure: { $0.databasePath = path }) { server in
-            for _ in 0..<2 {
-                let answer = try await wrongPassword(server, username)
-                #expect(answer.errorCode == .invalidCredentials)
+            let username = try await TestServer.run(configure: { $0.databasePath = path }) { server in
+                let user = try await server.api.signUp()
+                for _ in 0..<3 { _ = try await wrongPassword(server, user.username) }
+                return user.username
             }
-            let answer = try await wrongPassword(server, username)
-            #expect(answer.errorCode == .locked)
-        }
+            try await TestServer.run(configure: { $0.databasePath = path }) { server in
+                for _ in 0..<2 {
+                    let answer = try await wrongPassword(server, username)
+                    #expect(answer.errorCode == .invalidCredentials)
+                }
+                let answer = try await wrongPassword(server, username)
+                #expect(answer.errorCode == .locked)
+            }
         }
     }
 
@@ -150,8 +163,12 @@ struct LockoutTests {
                 }
             }
             server.clock.advance(seconds: 30 * 24 * 60 * 60)
-            let locked = try await server.api.expectError(.passwordLocked, .post, "/v1/sessions/password",
-                                                          json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            let locked = try await server.api.expectError(
+                .passwordLocked,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "correct horse battery")
+            )
             #expect(locked.status == .forbidden && locked.headers[.retryAfter] == nil)
             try await server.administration.unlockFactors(try await server.administration.account(user.username))
             _ = try await server.api.signIn(user.username)

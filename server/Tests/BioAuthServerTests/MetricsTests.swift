@@ -1,11 +1,12 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 /// Metrics live on a listener of their own, and a scrape reads memory only.
 @Suite("Metrics")
@@ -24,7 +25,11 @@ struct MetricsTests {
             let (account, key, registration) = try await server.api.newAccountWithKey()
             let signIn = try await server.api.biometricSignIn(key, registrationID: registration.id)
             for _ in 0..<3 {
-                try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: account.user.username, password: "wrong password!"))
+                try await server.api.call(
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: account.user.username, password: "wrong password!")
+                )
             }
             try await server.api.call(.get, "/no/such/path")
             for unusual in ["PROPFIND", "MKCOL"] {

@@ -1,8 +1,9 @@
-@testable import BioAuthServer
 import Foundation
 import Logging
 import SQLKit
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Schema migrations")
 struct MigrationTests {

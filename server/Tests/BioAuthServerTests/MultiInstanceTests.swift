@@ -11,9 +11,11 @@ struct MultiInstanceTests {
     /// Instances A and B, started together (so their migrations race too) on a new database.
     private func withTwoInstances(_ body: @Sendable (ParallelClient, ParallelClient) async throws -> Void) async throws {
         try await TestDatabase.postgres.withFreshDatabase { url in
-            let arguments = ["serve", "--port", "0", "--database", url, "--relying-party", LoopbackServer.relyingPartyID,
-                             "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
-                             "--hashes-per-address", "100", "--hash-queue", "100", "--log-level", "warning"]
+            let arguments = [
+                "serve", "--port", "0", "--database", url, "--relying-party", LoopbackServer.relyingPartyID,
+                "--password-cost", "10", "--requests-per-minute", "1000000", "--challenges-per-minute", "10000",
+                "--hashes-per-address", "100", "--hash-queue", "100", "--log-level", "warning",
+            ]
             let a = try ServeCommandTests.launch(arguments)
             let b = try ServeCommandTests.launch(arguments)
             defer {
@@ -36,8 +38,13 @@ struct MultiInstanceTests {
             let start = try await b.startRegistration(key, token: account.sessionToken)
             let registration = try await a.verifyRegistration(start, key: key, token: account.sessionToken)
             #expect(registration.status == .active)
-            let signIn = try await b.exchange(.signInWithBiometric, id: nil, body: try await a.signedAuthentication(key, registrationID: registration.id),
-                                              token: nil, as: SignInResponse.self)
+            let signIn = try await b.exchange(
+                .signInWithBiometric,
+                id: nil,
+                body: try await a.signedAuthentication(key, registrationID: registration.id),
+                token: nil,
+                as: SignInResponse.self
+            )
             #expect(try await a.call(.get, "/v1/sessions/current", token: signIn.sessionToken).status == .ok)
         }
     }
@@ -100,7 +107,10 @@ struct MultiInstanceTests {
             #expect(try await a.call(.delete, "/v1/biometric/registrations/\(registration.id)", token: other.sessionToken).status == .noContent)
             #expect(try await b.call(.get, "/v1/sessions/current", token: biometric.sessionToken).errorCode == .invalidSession)
             #expect(try await b.call(.post, "/v1/sessions/biometric", json: pending).errorCode == .challengeInvalid)
-            #expect(try await b.call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id)).errorCode == .registrationNotFound)
+            #expect(
+                try await b.call(.post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id)).errorCode
+                    == .registrationNotFound
+            )
         }
     }
 }

@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// The one-time password a support desk sets (`bioauth admin recover` or `reset-password`): it
 /// signs in once, expires, and its session is short and can only set a new password.
@@ -22,10 +23,18 @@ struct OneTimePasswordTests {
             let (user, password) = try await Self.resetAccount(server)
             let first = try await server.api.signIn(user.username, password: password)
             #expect(first.session.passwordChangeRequired)
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: user.username, password: password))
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: user.username, password: "correct horse battery"))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: password)
+            )
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "correct horse battery")
+            )
         }
     }
 
@@ -34,8 +43,12 @@ struct OneTimePasswordTests {
         try await TestServer.run { server in
             let (user, password) = try await Self.resetAccount(server)
             server.clock.advance(seconds: 24 * 60 * 60)
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: user.username, password: password))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: password)
+            )
         }
         try await TestServer.run(configure: { $0.oneTimePasswordLifetime = .seconds(3600) }) { server in
             let (user, password) = try await Self.resetAccount(server)
@@ -50,8 +63,13 @@ struct OneTimePasswordTests {
             let (user, password) = try await Self.resetAccount(server)
             let signedIn = try await server.api.signIn(user.username, password: password, minutes: 43_200)
             #expect(signedIn.session.expiresAt.timeIntervalSince(signedIn.session.createdAt) == 15 * 60)
-            try await server.api.expectError(.passwordChangeRequired, .post, "/v1/sessions/current/reauthenticate",
-                                             json: ReauthenticateRequest(password: password), token: signedIn.sessionToken)
+            try await server.api.expectError(
+                .passwordChangeRequired,
+                .post,
+                "/v1/sessions/current/reauthenticate",
+                json: ReauthenticateRequest(password: password),
+                token: signedIn.sessionToken
+            )
             server.clock.advance(seconds: 15 * 60)
             try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: signedIn.sessionToken)
         }
@@ -63,13 +81,21 @@ struct OneTimePasswordTests {
             let (user, password) = try await Self.resetAccount(server)
             let signedIn = try await server.api.signIn(user.username, password: password)
             server.clock.advance(seconds: 10 * 60)  // past the step-up window: the restricted session needs none
-            try await server.api.call(.put, "/v1/users/me/password", json: ChangePasswordRequest(currentPassword: nil, newPassword: "my own new password"),
-                                      token: signedIn.sessionToken)
+            try await server.api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: nil, newPassword: "my own new password"),
+                token: signedIn.sessionToken
+            )
             let current = try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: signedIn.sessionToken)
             #expect(!current.session.passwordChangeRequired)
             _ = try await server.api.signIn(user.username, password: "my own new password")
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: user.username, password: password))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: password)
+            )
         }
     }
 
@@ -77,8 +103,12 @@ struct OneTimePasswordTests {
     func accountPage() async throws {
         try await TestServer.run { server in
             let (user, password) = try await Self.resetAccount(server)
-            let answer = try await server.api.call(.post, Endpoint.webSignInWithPassword.path(),
-                                                   json: PasswordSignInRequest(username: user.username, password: password), headers: BrowserSessionTests.page)
+            let answer = try await server.api.call(
+                .post,
+                Endpoint.webSignInWithPassword.path(),
+                json: PasswordSignInRequest(username: user.username, password: password),
+                headers: BrowserSessionTests.page
+            )
             try #require(answer.status == .ok)
             let web = try answer.decode(WebSessionResponse.self)
             #expect(web.session.passwordChangeRequired)
@@ -86,8 +116,11 @@ struct OneTimePasswordTests {
             let current = try await server.api.call(.get, Endpoint.getWebSession.path(), headers: [.cookie: cookie])
             #expect(current.status == .ok)
             #expect(try current.decode(WebSessionResponse.self).session.passwordChangeRequired)
-            let signOut = try await server.api.call(.post, Endpoint.webSignOut.path(),
-                                                    headers: [.cookie: cookie, .origin: APIClient.origin, BrowserSession.csrfHeader: web.csrfToken])
+            let signOut = try await server.api.call(
+                .post,
+                Endpoint.webSignOut.path(),
+                headers: [.cookie: cookie, .origin: APIClient.origin, BrowserSession.csrfHeader: web.csrfToken]
+            )
             #expect(signOut.status == .noContent)
             try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: String(cookie.dropFirst("bioauth_session=".count)))
         }

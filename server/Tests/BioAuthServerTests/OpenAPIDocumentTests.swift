@@ -1,7 +1,8 @@
-@testable import BioAuthServer
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// The server and openapi.yaml describe the same API. Responses are checked against the document
 /// in every test (see `APIClient`); these tests check the route set and the served document.
@@ -10,9 +11,14 @@ struct OpenAPIDocumentTests {
     @Test("every documented operation is a route and every route is documented")
     func routesMatchDocument() async throws {
         try await TestServer.run { server in
-            let routes = Set(server.server.makeRouter().routes.map { "\($0.method.rawValue) /" + $0.path.description.split(separator: "/").joined(separator: "/") })
+            let routes = Set(
+                server.server.makeRouter().routes.map { "\($0.method.rawValue) /" + $0.path.description.split(separator: "/").joined(separator: "/") }
+            )
             let documented = Set(OpenAPIContract.shared.operations.map { "\($0.method) \($0.path)" })
-            #expect(routes == documented, "only in server: \(routes.subtracting(documented).sorted()); only in document: \(documented.subtracting(routes).sorted())")
+            #expect(
+                routes == documented,
+                "only in server: \(routes.subtracting(documented).sorted()); only in document: \(documented.subtracting(routes).sorted())"
+            )
             #expect(documented.count == 37)
         }
     }

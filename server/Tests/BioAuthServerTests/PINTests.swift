@@ -1,10 +1,11 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Crypto
 import Foundation
 import HummingbirdBcrypt
 import Testing
+
+@testable import BioAuthServer
 
 /// The PIN is two factors: knowledge (the PIN) and possession (the device key it was set with).
 @Suite("PIN factor: knowledge and possession")
@@ -19,7 +20,13 @@ struct PINTests {
             #expect(session.session.authentication == .init(method: .pin, registrationID: device.registrationID))
             #expect(session.user == account.user)
             #expect(try await server.api.pinSignIn(device, pin: "4922").errorCode == .invalidCredentials)
-            let listed = try await server.api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            let listed = try await server.api.expect(
+                .ok,
+                RegistrationListResponse.self,
+                .get,
+                "/v1/biometric/registrations",
+                token: account.sessionToken
+            )
             #expect(listed.registrations.map(\.kind) == [.pin])
         }
     }
@@ -63,21 +70,36 @@ struct PINTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidPIN, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
+            try await server.api.expectError(
+                .invalidPIN,
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()),
+                token: account.sessionToken
+            )
             #expect(try await server.snapshot() == before)
         }
     }
 
-    @Test("the most common PINs are refused with pin_too_common",
-          arguments: ["1234", "0000", "1111", "1212", "4321", "1990", "2013", "2580", "1004", "7890", "123456", "654321", "123123", "112233", "147258", "000000", "121212", "0123456789"])
+    @Test(
+        "the most common PINs are refused with pin_too_common",
+        arguments: [
+            "1234", "0000", "1111", "1212", "4321", "1990", "2013", "2580", "1004", "7890", "123456", "654321", "123123", "112233", "147258",
+            "000000", "121212", "0123456789",
+        ]
+    )
     func commonPINsRefused(pin: String) async throws {
         #expect(CommonPINs.contains(pin))
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
-            try await server.api.expectError(.pinTooCommon, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()), token: account.sessionToken)
+            try await server.api.expectError(
+                .pinTooCommon,
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: pin, algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()),
+                token: account.sessionToken
+            )
             #expect(try await server.snapshot() == before)
         }
     }
@@ -90,8 +112,12 @@ struct PINTests {
     @Test("setting a PIN needs a session")
     func pinNeedsSession() async throws {
         try await TestServer.run { server in
-            try await server.api.expectError(.invalidSession, .put, "/v1/users/me/pin",
-                                             json: SetPINRequest(pin: "4921", algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey()))
+            try await server.api.expectError(
+                .invalidSession,
+                .put,
+                "/v1/users/me/pin",
+                json: SetPINRequest(pin: "4921", algorithm: .es256, publicKey: SoftwareDeviceKey.es256().publicKey())
+            )
         }
     }
 
@@ -101,8 +127,12 @@ struct PINTests {
             let account = try await server.api.newAccount()
             let first = try await server.api.setPIN("4921", token: account.sessionToken)
             let second = try await server.api.setPIN("3917", key: .ed25519(), token: account.sessionToken)
-            try await server.api.expectError(.registrationNotFound, .post, "/v1/biometric/challenges",
-                                             json: CreateChallengeRequest(registrationID: first.registrationID))
+            try await server.api.expectError(
+                .registrationNotFound,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: first.registrationID)
+            )
             #expect(try await server.api.pinSignIn(second, pin: "4921").errorCode == .invalidCredentials)
             #expect(try await server.api.pinSignIn(second, pin: "3917").status == .ok)
         }
@@ -115,8 +145,12 @@ struct PINTests {
             let pin = try await server.api.setPIN("4921", token: account.sessionToken)
             let face = SoftwareDeviceKey.es256()
             let biometric = try await server.api.register(face, token: account.sessionToken)
-            try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/biometric",
-                                             json: try await server.api.signedAuthentication(pin.key, registrationID: pin.registrationID))
+            try await server.api.expectError(
+                .challengeInvalid,
+                .post,
+                "/v1/sessions/biometric",
+                json: try await server.api.signedAuthentication(pin.key, registrationID: pin.registrationID)
+            )
             let crossed = try await server.api.pinSignInBody(PINDevice(key: face, registrationID: biometric.id), pin: "4921")
             try await server.api.expectError(.challengeInvalid, .post, "/v1/sessions/pin", json: crossed)
         }
@@ -140,7 +174,8 @@ struct PINTests {
             #expect(!Bcrypt.verify("4921", hash: bcrypt))
             #expect(!Bcrypt.verify(Data(SHA256.hash(data: Data("4921".utf8))).base64EncodedString(), hash: bcrypt))
             // With the key, the right PIN verifies; a server with another key cannot check it.
-            let keyed = Data(HMAC<SHA256>.authenticationCode(for: Data("4921".utf8), using: ThrowawayPINKey.ring.current.secret)).base64EncodedString()
+            let keyed = Data(HMAC<SHA256>.authenticationCode(for: Data("4921".utf8), using: ThrowawayPINKey.ring.current.secret))
+                .base64EncodedString()
             #expect(Bcrypt.verify(keyed, hash: bcrypt))
             let otherKey = PINKeyRing(keys: [Data(repeating: 7, count: 32)])
             let refused = try await TestServer.run(pinKeys: otherKey, configure: { $0.databasePath = path }) { server in

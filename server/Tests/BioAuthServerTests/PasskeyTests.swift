@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
-@testable import BioAuthWebAuthn
 import Foundation
 import Testing
+
+@testable import BioAuthServer
+@testable import BioAuthWebAuthn
 
 /// Passkeys on the server, over real HTTP on both databases: adding one after step-up, signing in
 /// with it (discoverable or username-first), and every way a ceremony can be abused refused with
@@ -26,7 +27,8 @@ struct PasskeyTests {
             #expect(signedIn.session.authentication == Session.Authentication(method: .passkey, passkeyID: passkey.id))
             let after = try await api.expect(.ok, PasskeyListResponse.self, .get, Endpoint.listPasskeys.path(), token: account.sessionToken)
             #expect(after.passkeys[0].lastUsedAt != nil)
-            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken).events
+            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken)
+                .events
             #expect(events.contains { $0.type == .passkeySignIn && $0.outcome == .success && $0.passkeyID == passkey.id })
             #expect(events.contains { $0.type == .passkeyRegistered && $0.passkeyID == passkey.id })
         }
@@ -49,14 +51,25 @@ struct PasskeyTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             server.clock.advance(seconds: 6 * 60)
-            try await server.api.expectError(.reauthenticationRequired, .post, Endpoint.createPasskeyRegistrationOptions.path(), token: account.sessionToken)
-            try await server.api.call(.post, Endpoint.reauthenticate.path(), json: ReauthenticateRequest(password: "correct horse battery"),
-                                      token: account.sessionToken)
+            try await server.api.expectError(
+                .reauthenticationRequired,
+                .post,
+                Endpoint.createPasskeyRegistrationOptions.path(),
+                token: account.sessionToken
+            )
+            try await server.api.call(
+                .post,
+                Endpoint.reauthenticate.path(),
+                json: ReauthenticateRequest(password: "correct horse battery"),
+                token: account.sessionToken
+            )
             try await server.api.addPasskey(SoftwareAuthenticator(origin: APIClient.origin), token: account.sessionToken)
         }
     }
 
-    @Test("a username-first sign-in lists only that user's passkeys; an unknown username gets a stable decoy; another user's passkey cannot answer it")
+    @Test(
+        "a username-first sign-in lists only that user's passkeys; an unknown username gets a stable decoy; another user's passkey cannot answer it"
+    )
     func usernameFirst() async throws {
         try await TestServer.run { server in
             let api = server.api
@@ -72,8 +85,14 @@ struct PasskeyTests {
             let passkeyless = try await api.newAccount()
             #expect(!(try await api.passkeyAuthenticationOptions(username: passkeyless.user.username).publicKey.allowCredentials.isEmpty))
 
-            let answer = try await api.call(.post, Endpoint.signInWithPasskey.path(), json: PasskeySignInRequest(
-                ceremonyID: options.ceremonyID, credential: try bobKey.authenticate(options.publicKey, credentialID: bobKey.credentials[0].id)))
+            let answer = try await api.call(
+                .post,
+                Endpoint.signInWithPasskey.path(),
+                json: PasskeySignInRequest(
+                    ceremonyID: options.ceremonyID,
+                    credential: try bobKey.authenticate(options.publicKey, credentialID: bobKey.credentials[0].id)
+                )
+            )
             #expect(answer.errorCode == .passkeyInvalid)
             #expect(try await api.passkeySignIn(aliceKey, username: alice.user.username).status == .ok)
         }
@@ -93,8 +112,12 @@ struct PasskeyTests {
 
             let late = try await api.passkeyAuthenticationOptions()
             server.clock.advance(seconds: 121)
-            try await api.expectError(.challengeInvalid, .post, Endpoint.signInWithPasskey.path(),
-                                      json: PasskeySignInRequest(ceremonyID: late.ceremonyID, credential: try authenticator.authenticate(late.publicKey)))
+            try await api.expectError(
+                .challengeInvalid,
+                .post,
+                Endpoint.signInWithPasskey.path(),
+                json: PasskeySignInRequest(ceremonyID: late.ceremonyID, credential: try authenticator.authenticate(late.publicKey))
+            )
         }
     }
 
@@ -104,19 +127,34 @@ struct PasskeyTests {
             let api = server.api
             let (account, authenticator, _) = try await api.newAccountWithPasskey()
             let registration = try await api.passkeyRegistrationOptions(token: account.sessionToken)
-            let request = PublicKeyCredentialRequestOptionsJSON(challenge: registration.publicKey.challenge, timeout: 1000,
-                                                                rpId: LoopbackServer.relyingPartyID, allowCredentials: [], userVerification: "required")
-            try await api.expectError(.challengeInvalid, .post, Endpoint.signInWithPasskey.path(),
-                                      json: PasskeySignInRequest(ceremonyID: registration.ceremonyID, credential: try authenticator.authenticate(request)))
+            let request = PublicKeyCredentialRequestOptionsJSON(
+                challenge: registration.publicKey.challenge,
+                timeout: 1000,
+                rpId: LoopbackServer.relyingPartyID,
+                allowCredentials: [],
+                userVerification: "required"
+            )
+            try await api.expectError(
+                .challengeInvalid,
+                .post,
+                Endpoint.signInWithPasskey.path(),
+                json: PasskeySignInRequest(ceremonyID: registration.ceremonyID, credential: try authenticator.authenticate(request))
+            )
             let other = try await api.signIn(account.user.username)
             let second = SoftwareAuthenticator(origin: APIClient.origin)
-            try await api.expectError(.challengeInvalid, .post, Endpoint.registerPasskey.path(),
-                                      json: RegisterPasskeyRequest(ceremonyID: registration.ceremonyID, credential: try second.register(registration.publicKey)),
-                                      token: other.sessionToken)
+            try await api.expectError(
+                .challengeInvalid,
+                .post,
+                Endpoint.registerPasskey.path(),
+                json: RegisterPasskeyRequest(ceremonyID: registration.ceremonyID, credential: try second.register(registration.publicKey)),
+                token: other.sessionToken
+            )
         }
     }
 
-    @Test("forged responses (no user verification, no presence, a bogus signature, another origin) are refused and change nothing but the spent challenge")
+    @Test(
+        "forged responses (no user verification, no presence, a bogus signature, another origin) are refused and change nothing but the spent challenge"
+    )
     func forgeries() async throws {
         try await TestServer.run { server in
             let api = server.api
@@ -154,7 +192,8 @@ struct PasskeyTests {
             #expect(try await api.passkeySignIn(authenticator).status == .ok)  // counter 2
             authenticator.setSignCount(0, of: authenticator.credentials[0].id)  // the clone says 1
             try #require(try await api.passkeySignIn(authenticator).errorCode == .passkeyInvalid)
-            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken).events
+            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken)
+                .events
             #expect(events.contains { $0.type == .passkeyCloneSuspected && $0.passkeyID == passkey.id })
         }
     }
@@ -178,14 +217,30 @@ struct PasskeyTests {
             let ceremony = try await api.passkeyRegistrationOptions(token: account.sessionToken)
             #expect(ceremony.publicKey.excludeCredentials.map(\.id) == [passkey.credentialID])
             // An authenticator that ignores excludeCredentials and answers with the same credential id.
-            var response = try SoftwareAuthenticator(origin: APIClient.origin).register(PublicKeyCredentialCreationOptionsJSON(
-                rp: ceremony.publicKey.rp, user: ceremony.publicKey.user, challenge: ceremony.publicKey.challenge,
-                pubKeyCredParams: ceremony.publicKey.pubKeyCredParams, timeout: 1000, excludeCredentials: [],
-                authenticatorSelection: ceremony.publicKey.authenticatorSelection, attestation: "none"))
+            var response = try SoftwareAuthenticator(origin: APIClient.origin).register(
+                PublicKeyCredentialCreationOptionsJSON(
+                    rp: ceremony.publicKey.rp,
+                    user: ceremony.publicKey.user,
+                    challenge: ceremony.publicKey.challenge,
+                    pubKeyCredParams: ceremony.publicKey.pubKeyCredParams,
+                    timeout: 1000,
+                    excludeCredentials: [],
+                    authenticatorSelection: ceremony.publicKey.authenticatorSelection,
+                    attestation: "none"
+                )
+            )
             response = try Self.withCredentialID(authenticator.credentials[0].id, response)
-            try await api.expectError(.duplicateRegistration, .post, Endpoint.registerPasskey.path(),
-                                      json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: response), token: account.sessionToken)
-            #expect(try await api.expect(.ok, PasskeyListResponse.self, .get, Endpoint.listPasskeys.path(), token: account.sessionToken).passkeys.count == 1)
+            try await api.expectError(
+                .duplicateRegistration,
+                .post,
+                Endpoint.registerPasskey.path(),
+                json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: response),
+                token: account.sessionToken
+            )
+            #expect(
+                try await api.expect(.ok, PasskeyListResponse.self, .get, Endpoint.listPasskeys.path(), token: account.sessionToken).passkeys.count
+                    == 1
+            )
         }
     }
 
@@ -204,9 +259,17 @@ struct PasskeyTests {
             try await api.expectError(.notFound, .delete, Endpoint.deletePasskey.path(passkey.id), token: account.sessionToken)
             // A removed passkey's credential id stays taken.
             let ceremony = try await api.passkeyRegistrationOptions(token: account.sessionToken)
-            let again = try Self.withCredentialID(authenticator.credentials[0].id, try SoftwareAuthenticator(origin: APIClient.origin).register(ceremony.publicKey))
-            try await api.expectError(.duplicateRegistration, .post, Endpoint.registerPasskey.path(),
-                                      json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: again), token: account.sessionToken)
+            let again = try Self.withCredentialID(
+                authenticator.credentials[0].id,
+                try SoftwareAuthenticator(origin: APIClient.origin).register(ceremony.publicKey)
+            )
+            try await api.expectError(
+                .duplicateRegistration,
+                .post,
+                Endpoint.registerPasskey.path(),
+                json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: again),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -215,22 +278,50 @@ struct PasskeyTests {
         try await TestServer.run { server in
             let api = server.api
             let (account, _, passkey) = try await api.newAccountWithPasskey()
-            let renamed = try await api.expect(.ok, PasskeyResponse.self, .patch, Endpoint.renamePasskey.path(passkey.id),
-                                               json: RenameRequest(label: "work laptop"), token: account.sessionToken)
+            let renamed = try await api.expect(
+                .ok,
+                PasskeyResponse.self,
+                .patch,
+                Endpoint.renamePasskey.path(passkey.id),
+                json: RenameRequest(label: "work laptop"),
+                token: account.sessionToken
+            )
             #expect(renamed.passkey.label == "work laptop")
-            try await api.expectError(.invalidRequest, .patch, Endpoint.renamePasskey.path(passkey.id),
-                                      json: RenameRequest(label: String(repeating: "x", count: 65)), token: account.sessionToken)
+            try await api.expectError(
+                .invalidRequest,
+                .patch,
+                Endpoint.renamePasskey.path(passkey.id),
+                json: RenameRequest(label: String(repeating: "x", count: 65)),
+                token: account.sessionToken
+            )
             let stranger = try await api.newAccount()
-            try await api.expectError(.notFound, .patch, Endpoint.renamePasskey.path(passkey.id), json: RenameRequest(label: "mine"),
-                                      token: stranger.sessionToken)
+            try await api.expectError(
+                .notFound,
+                .patch,
+                Endpoint.renamePasskey.path(passkey.id),
+                json: RenameRequest(label: "mine"),
+                token: stranger.sessionToken
+            )
 
             let registration = try await api.register(.es256(), token: account.sessionToken)
-            let device = try await api.expect(.ok, RegistrationResponse.self, .patch, Endpoint.renameRegistration.path(registration.id),
-                                              json: RenameRequest(label: "old phone"), token: account.sessionToken)
+            let device = try await api.expect(
+                .ok,
+                RegistrationResponse.self,
+                .patch,
+                Endpoint.renameRegistration.path(registration.id),
+                json: RenameRequest(label: "old phone"),
+                token: account.sessionToken
+            )
             #expect(device.registration.label == "old phone")
-            try await api.expectError(.registrationNotFound, .patch, Endpoint.renameRegistration.path(registration.id),
-                                      json: RenameRequest(label: "mine"), token: stranger.sessionToken)
-            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken).events
+            try await api.expectError(
+                .registrationNotFound,
+                .patch,
+                Endpoint.renameRegistration.path(registration.id),
+                json: RenameRequest(label: "mine"),
+                token: stranger.sessionToken
+            )
+            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: account.sessionToken)
+                .events
             #expect(events.contains { $0.type == .passkeyRenamed && $0.passkeyID == passkey.id })
             #expect(events.contains { $0.type == .registrationRenamed && $0.registrationID == registration.id })
         }
@@ -241,7 +332,12 @@ struct PasskeyTests {
         try await TestServer.run(configure: { $0.maxRegistrationsPerUser = 2 }) { server in
             let account = try await server.api.newAccount()
             for _ in 0..<2 { try await server.api.addPasskey(SoftwareAuthenticator(origin: APIClient.origin), token: account.sessionToken) }
-            try await server.api.expectError(.tooManyRegistrations, .post, Endpoint.createPasskeyRegistrationOptions.path(), token: account.sessionToken)
+            try await server.api.expectError(
+                .tooManyRegistrations,
+                .post,
+                Endpoint.createPasskeyRegistrationOptions.path(),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -249,15 +345,22 @@ struct PasskeyTests {
     func limitWhereStored() async throws {
         try await TestServer.run(configure: { $0.maxRegistrationsPerUser = 2 }) { server in
             let account = try await server.api.newAccount()
-            let ceremonies = [try await server.api.passkeyRegistrationOptions(token: account.sessionToken),
-                              try await server.api.passkeyRegistrationOptions(token: account.sessionToken),
-                              try await server.api.passkeyRegistrationOptions(token: account.sessionToken)]
+            let ceremonies = [
+                try await server.api.passkeyRegistrationOptions(token: account.sessionToken),
+                try await server.api.passkeyRegistrationOptions(token: account.sessionToken),
+                try await server.api.passkeyRegistrationOptions(token: account.sessionToken),
+            ]
             var answers: [ErrorCode?] = []
             for ceremony in ceremonies {
                 let credential = try SoftwareAuthenticator(origin: APIClient.origin).register(ceremony.publicKey)
-                answers.append(try await server.api.call(.post, Endpoint.registerPasskey.path(),
-                                                         json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: credential),
-                                                         token: account.sessionToken).errorCode)
+                answers.append(
+                    try await server.api.call(
+                        .post,
+                        Endpoint.registerPasskey.path(),
+                        json: RegisterPasskeyRequest(ceremonyID: ceremony.ceremonyID, credential: credential),
+                        token: account.sessionToken
+                    ).errorCode
+                )
             }
             #expect(answers == [nil, nil, .tooManyRegistrations])
             let listed = try await server.api.expect(.ok, PasskeyListResponse.self, .get, Endpoint.listPasskeys.path(), token: account.sessionToken)
@@ -273,26 +376,37 @@ struct PasskeyTests {
             let alice = try await api.newAccountWithPasskey()
             let passkeyless = try await api.newAccount()
             var answers: [String: APIResponse] = [:]
-            for (name, username) in [("another user's", alice.account.user.username), ("unknown", "nobody-\(UUID().uuidString.prefix(8))"),
-                                     ("passkey-less", passkeyless.user.username)] {
+            for (name, username) in [
+                ("another user's", alice.account.user.username), ("unknown", "nobody-\(UUID().uuidString.prefix(8))"),
+                ("passkey-less", passkeyless.user.username),
+            ] {
                 let ceremony = try await api.passkeyAuthenticationOptions(username: username)
                 let credential = try prober.authenticate(ceremony.publicKey, credentialID: prober.credentials[0].id)
-                answers[name] = try await api.call(.post, Endpoint.signInWithPasskey.path(),
-                                                   json: PasskeySignInRequest(ceremonyID: ceremony.ceremonyID, credential: credential))
+                answers[name] = try await api.call(
+                    .post,
+                    Endpoint.signInWithPasskey.path(),
+                    json: PasskeySignInRequest(ceremonyID: ceremony.ceremonyID, credential: credential)
+                )
             }
             let reference = try #require(answers["another user's"])
             #expect(reference.status == .badRequest && reference.errorCode == .passkeyInvalid)
             for (name, answer) in answers {
-                #expect(answer.status == reference.status && answer.body == reference.body, "\(name): \(String(decoding: answer.body, as: UTF8.self))")
+                #expect(
+                    answer.status == reference.status && answer.body == reference.body,
+                    "\(name): \(String(decoding: answer.body, as: UTF8.self))"
+                )
             }
             // Each refusal is counted alike, on the prober's own trail; no session was made.
-            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: owner.sessionToken).events
+            let events = try await api.expect(.ok, AuditEventListResponse.self, .get, Endpoint.listAuditEvents.path(), token: owner.sessionToken)
+                .events
             #expect(events.first { $0.type == .passkeySignIn && $0.outcome == .failure }?.count == 3)
             #expect(!events.contains { $0.type == .passkeySignIn && $0.outcome == .success })
         }
     }
 
-    @Test("a decoy list looks like a real one: stable per username, one to three credentials of real lengths with sorted transports, different per username")
+    @Test(
+        "a decoy list looks like a real one: stable per username, one to three credentials of real lengths with sorted transports, different per username"
+    )
     func decoyLooksReal() async throws {
         try await TestServer.run { server in
             var lists: [[PublicKeyCredentialDescriptorJSON]] = []
@@ -352,9 +466,13 @@ struct PasskeyTests {
         changed.rawId = Base64URLBytes(credentialID)
         changed.id = changed.rawId.base64URL
         changed.response.authenticatorData = Base64URLBytes(authData)
-        changed.response.attestationObject = Base64URLBytes(CBOREncoder.encode(.map([
-            .init(.text("fmt"), .text("none")), .init(.text("attStmt"), .map([])), .init(.text("authData"), .bytes(authData)),
-        ])))
+        changed.response.attestationObject = Base64URLBytes(
+            CBOREncoder.encode(
+                .map([
+                    .init(.text("fmt"), .text("none")), .init(.text("attStmt"), .map([])), .init(.text("authData"), .bytes(authData)),
+                ])
+            )
+        )
         return changed
     }
 }

@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// Changing the password, and signing out everywhere else.
 @Suite("Password change and sign-out everywhere")
@@ -17,17 +18,24 @@ struct PasswordChangeTests {
             let biometric = try await server.api.biometricSignIn(key, registrationID: registration.id)
             let stranger = try await server.api.newAccount()
 
-            let answer = try await server.api.call(.put, "/v1/users/me/password",
-                                                   json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "a brand new password"),
-                                                   token: account.sessionToken)
+            let answer = try await server.api.call(
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "a brand new password"),
+                token: account.sessionToken
+            )
             #expect(answer.status == .noContent)
             for token in [other.sessionToken, biometric.sessionToken] {
                 try await server.api.expectError(.invalidSession, .get, "/v1/sessions/current", token: token)
             }
             try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: account.sessionToken)
             try await server.api.expect(.ok, CurrentSessionResponse.self, .get, "/v1/sessions/current", token: stranger.sessionToken)
-            try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery"))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery")
+            )
             _ = try await server.api.signIn(account.user.username, password: "a brand new password")
             let events = try await server.api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit", token: account.sessionToken).events
             #expect(events.contains { $0.type == .passwordChanged && $0.outcome == .success })
@@ -39,15 +47,31 @@ struct PasswordChangeTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidCredentials, .put, "/v1/users/me/password",
-                                             json: ChangePasswordRequest(currentPassword: "not the password", newPassword: "a brand new password"), token: account.sessionToken)
-            #expect(try await server.snapshot().excluding(["factor_failures", "audit_tallies"]) == before.excluding(["factor_failures", "audit_tallies"]))
+            try await server.api.expectError(
+                .invalidCredentials,
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "not the password", newPassword: "a brand new password"),
+                token: account.sessionToken
+            )
+            #expect(
+                try await server.snapshot().excluding(["factor_failures", "audit_tallies"]) == before.excluding(["factor_failures", "audit_tallies"])
+            )
             for _ in 0..<4 {
-                try await server.api.call(.put, "/v1/users/me/password",
-                                          json: ChangePasswordRequest(currentPassword: "not the password", newPassword: "a brand new password"), token: account.sessionToken)
+                try await server.api.call(
+                    .put,
+                    "/v1/users/me/password",
+                    json: ChangePasswordRequest(currentPassword: "not the password", newPassword: "a brand new password"),
+                    token: account.sessionToken
+                )
             }
-            try await server.api.expectError(.locked, .put, "/v1/users/me/password",
-                                             json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "a brand new password"), token: account.sessionToken)
+            try await server.api.expectError(
+                .locked,
+                .put,
+                "/v1/users/me/password",
+                json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "a brand new password"),
+                token: account.sessionToken
+            )
         }
     }
 
@@ -57,8 +81,13 @@ struct PasswordChangeTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             for bad in ["short", String(repeating: "x", count: 257)] {
-                try await server.api.expectError(.invalidPassword, .put, "/v1/users/me/password",
-                                                 json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: bad), token: account.sessionToken)
+                try await server.api.expectError(
+                    .invalidPassword,
+                    .put,
+                    "/v1/users/me/password",
+                    json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: bad),
+                    token: account.sessionToken
+                )
             }
             #expect(try await server.snapshot() == before)
         }

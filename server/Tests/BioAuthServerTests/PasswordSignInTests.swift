@@ -28,8 +28,13 @@ struct PasswordSignInTests {
             try await api.expectError(.invalidSession, .get, "/v1/sessions/current", token: signIn.sessionToken)
             try await api.expectError(.invalidSession, .delete, "/v1/sessions/current", token: signIn.sessionToken)
 
-            let audit = try await api.expect(.ok, AuditEventListResponse.self, .get, "/v1/audit",
-                                             token: try await api.signIn("ALICE").sessionToken)
+            let audit = try await api.expect(
+                .ok,
+                AuditEventListResponse.self,
+                .get,
+                "/v1/audit",
+                token: try await api.signIn("ALICE").sessionToken
+            )
             #expect(audit.events.map(\.type).prefix(4) == [.passwordSignIn, .sessionSignedOut, .passwordSignIn, .userCreated])
         }
     }
@@ -65,8 +70,12 @@ struct PasswordSignInTests {
         try await TestServer.run { server in
             let user = try await server.api.signUp()
             let before = try await server.snapshot()
-            try await server.api.expectError(.invalidSessionDuration, .post, "/v1/sessions/password",
-                                             json: PasswordSignInRequest(username: user.username, password: "correct horse battery", sessionDurationMinutes: minutes))
+            try await server.api.expectError(
+                .invalidSessionDuration,
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "correct horse battery", sessionDurationMinutes: minutes)
+            )
             #expect(try await server.snapshot() == before)
         }
     }
@@ -77,19 +86,27 @@ struct PasswordSignInTests {
             // "ﬁ" (U+FB01) is "fi" under NFKC; the full-width "Ｂ" is "B".
             let user = try await server.api.signUp("ﬁoＢar", password: "correct horse battery")
             #expect(user.username == "fioBar")
-            try await server.api.expectError(.usernameTaken, .post, "/v1/users", json: CreateUserRequest(username: "FIOBAR", password: "another password"))
+            try await server.api.expectError(
+                .usernameTaken,
+                .post,
+                "/v1/users",
+                json: CreateUserRequest(username: "FIOBAR", password: "another password")
+            )
             _ = try await server.api.signIn("FIObar")
         }
     }
 
-    @Test("bad usernames and passwords are refused with their own codes", arguments: [
-        ("ab", "long enough pw", ErrorCode.invalidUsername),
-        (String(repeating: "x", count: 65), "long enough pw", .invalidUsername),
-        (" alice", "long enough pw", .invalidUsername),
-        ("al\u{0007}ice", "long enough pw", .invalidUsername),
-        ("alice", "short", .invalidPassword),
-        ("alice", String(repeating: "p", count: 257), .invalidPassword),
-    ])
+    @Test(
+        "bad usernames and passwords are refused with their own codes",
+        arguments: [
+            ("ab", "long enough pw", ErrorCode.invalidUsername),
+            (String(repeating: "x", count: 65), "long enough pw", .invalidUsername),
+            (" alice", "long enough pw", .invalidUsername),
+            ("al\u{0007}ice", "long enough pw", .invalidUsername),
+            ("alice", "short", .invalidPassword),
+            ("alice", String(repeating: "p", count: 257), .invalidPassword),
+        ]
+    )
     func invalidCredentialsAtSignUp(username: String, password: String, code: ErrorCode) async throws {
         try await TestServer.run { server in
             let before = try await server.snapshot()

@@ -1,33 +1,39 @@
-@testable import BioAuthServer
 import Foundation
 import Logging
 import SQLKit
 import Testing
 
+@testable import BioAuthServer
+
 /// PostgreSQL over TLS: verify-full and verify-ca with a CA file, and never plain text to a host
 /// that is not this machine unless `sslmode=disable` asks for it.
 @Suite("PostgreSQL TLS")
 struct PostgresTLSTests {
-    @Test("what each sslmode gives, for a loopback and a remote host", arguments: [
-        ("db.internal", nil as String?, PostgresTLSPolicy.Mode.required, true),
-        ("db.internal", "verify-full", .required, true),
-        ("db.internal", "require", .required, true),
-        ("db.internal", "verify-ca", .required, false),
-        ("db.internal", "disable", .plain, true),
-        ("10.1.2.3", nil, .required, true),
-        ("127.0.0.1", nil, .preferred, true),
-        ("localhost", "prefer", .preferred, true),
-        ("[::1]", nil, .preferred, true),
-        ("127.0.0.1", "disable", .plain, true),
-    ])
+    @Test(
+        "what each sslmode gives, for a loopback and a remote host",
+        arguments: [
+            ("db.internal", nil as String?, PostgresTLSPolicy.Mode.required, true),
+            ("db.internal", "verify-full", .required, true),
+            ("db.internal", "require", .required, true),
+            ("db.internal", "verify-ca", .required, false),
+            ("db.internal", "disable", .plain, true),
+            ("10.1.2.3", nil, .required, true),
+            ("127.0.0.1", nil, .preferred, true),
+            ("localhost", "prefer", .preferred, true),
+            ("[::1]", nil, .preferred, true),
+            ("127.0.0.1", "disable", .plain, true),
+        ]
+    )
     func decisionTable(host: String, sslmode: String?, mode: PostgresTLSPolicy.Mode, checksHostName: Bool) throws {
         let policy = try PostgresTLSPolicy(host: host, sslmode: sslmode, rootCertificateFile: nil)
         #expect(policy.mode == mode)
         #expect(policy.checksHostName == checksHostName)
     }
 
-    @Test("a setting that could fall back to plain text for a remote host, or that cannot be used, refuses to start",
-          arguments: [("db.internal", "prefer"), ("10.1.2.3", "allow"), ("128.0.0.1", "prefer"), ("db.internal", "verify-everything")])
+    @Test(
+        "a setting that could fall back to plain text for a remote host, or that cannot be used, refuses to start",
+        arguments: [("db.internal", "prefer"), ("10.1.2.3", "allow"), ("128.0.0.1", "prefer"), ("db.internal", "verify-everything")]
+    )
     func refusals(host: String, sslmode: String) {
         #expect(throws: PostgresTLSPolicy.Refusal.self) { try PostgresTLSPolicy(host: host, sslmode: sslmode, rootCertificateFile: nil) }
     }
@@ -35,7 +41,10 @@ struct PostgresTLSTests {
     @Test("an unreadable sslrootcert refuses to start, in one line")
     func unreadableRootCertificate() {
         #expect(throws: PostgresDatabaseProvider.OpenError.self) {
-            _ = try PostgresDatabaseProvider.configuration(url: "postgres://u:p@db.internal/x?sslmode=verify-full&sslrootcert=/nonexistent/ca.crt", maxConnections: 1)
+            _ = try PostgresDatabaseProvider.configuration(
+                url: "postgres://u:p@db.internal/x?sslmode=verify-full&sslrootcert=/nonexistent/ca.crt",
+                maxConnections: 1
+            )
         }
     }
 
@@ -57,8 +66,10 @@ struct PostgresTLSTests {
         }
     }
 
-    @Test("verify-full connects with the right CA and host name; a wrong CA or a name not in the certificate fails; verify-ca does not check the name",
-          .enabled(if: TestDatabase.current == .postgres && ProcessInfo.processInfo.environment["BIOAUTH_TEST_POSTGRES_CA"] != nil))
+    @Test(
+        "verify-full connects with the right CA and host name; a wrong CA or a name not in the certificate fails; verify-ca does not check the name",
+        .enabled(if: TestDatabase.current == .postgres && ProcessInfo.processInfo.environment["BIOAUTH_TEST_POSTGRES_CA"] != nil)
+    )
     func realServer() async throws {
         let environment = ProcessInfo.processInfo.environment
         let ca = try #require(environment["BIOAUTH_TEST_POSTGRES_CA"])

@@ -1,8 +1,9 @@
-@testable import BioAuthServer
 import Foundation
 import Testing
 // SQLite's C API, as the server's SQLiteHandle drives it (sqlite-nio's vendored copy).
 import VaporCSQLite
+
+@testable import BioAuthServer
 
 @Suite("Prepared statement texts")
 struct PreparedStatementTextTests {
@@ -16,7 +17,8 @@ struct PreparedStatementTextTests {
         typealias C = SignInCompletionStatement
         return [
             C.Text<C.Biometric, C.SignIn>.self, C.Text<C.Biometric, C.Renewal>.self, C.Text<C.PIN, C.SignIn>.self, C.Text<C.PIN, C.Renewal>.self,
-            C.Text<C.Passkey, C.SignIn>.self, C.Text<C.Passkey, C.Renewal>.self, C.Text<C.Password, C.SignIn>.self, C.Text<C.Password, C.Renewal>.self,
+            C.Text<C.Passkey, C.SignIn>.self, C.Text<C.Passkey, C.Renewal>.self, C.Text<C.Password, C.SignIn>.self,
+            C.Text<C.Password, C.Renewal>.self,
         ]
     }()
 
@@ -24,7 +26,9 @@ struct PreparedStatementTextTests {
         Set(text.sql.matches(of: /\$([0-9]+)/).compactMap { Int($0.output.1) })
     }
 
-    @Test("each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses (the completion's texts: together)")
+    @Test(
+        "each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses (the completion's texts: together)"
+    )
     func namesAndParameters() throws {
         let names = (Self.single + Self.completions).map { $0.name }
         #expect(Set(names).count == names.count)
@@ -38,8 +42,10 @@ struct PreparedStatementTextTests {
         }
         let used = Self.completions.reduce(into: Set<Int>()) { $0.formUnion(Self.placeholders($1)) }
         #expect(used == Set(1...SignInCompletionStatement.parameters.count), "every parameter of the completion is used by some text")
-        #expect(!SignInCompletionStatement.Text<SignInCompletionStatement.Biometric, SignInCompletionStatement.SignIn>.sql.contains("factor_failures"),
-                "a biometric sign-in's text holds no lockout step")
+        #expect(
+            !SignInCompletionStatement.Text<SignInCompletionStatement.Biometric, SignInCompletionStatement.SignIn>.sql.contains("factor_failures"),
+            "a biometric sign-in's text holds no lockout step"
+        )
     }
 
     @Test("on SQLite, a statement run for every request is prepared once: binding new values never makes SQLite prepare it again")
@@ -52,16 +58,20 @@ struct PreparedStatementTextTests {
             // SQLite cannot run PostgreSQL's data-modifying WITH; everything else runs on both.
             for text in Self.single {
                 var statement: OpaquePointer?
-                try #require(sqlite_nio_sqlite3_prepare_v3(connection, text.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
-                             "\(text.name)")
+                try #require(
+                    sqlite_nio_sqlite3_prepare_v3(connection, text.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+                    "\(text.name)"
+                )
                 defer { sqlite_nio_sqlite3_finalize(statement) }
                 for run in 0..<20 {
                     for (index, type) in text.parameters.enumerated() {
                         let place = Int32(index + 1)
                         switch type {
                         case .integer: sqlite_nio_sqlite3_bind_int64(statement, place, Int64(run))
-                        case .text: sqlite_nio_sqlite3_bind_text(statement, place, "value \(run)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-                        case .bytes: sqlite_nio_sqlite3_bind_blob(statement, place, [UInt8(run)], 1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                        case .text:
+                            sqlite_nio_sqlite3_bind_text(statement, place, "value \(run)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                        case .bytes:
+                            sqlite_nio_sqlite3_bind_blob(statement, place, [UInt8(run)], 1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                         }
                     }
                     while sqlite_nio_sqlite3_step(statement) == SQLITE_ROW {}

@@ -1,10 +1,11 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Races: of concurrent attempts exactly one wins")
 struct RaceTests {
@@ -33,7 +34,11 @@ struct RaceTests {
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for _ in 0..<12 {
                     group.addTask {
-                        try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password!"))
+                        try await server.api.call(
+                            .post,
+                            "/v1/sessions/password",
+                            json: PasswordSignInRequest(username: user.username, password: "wrong password!")
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -66,15 +71,22 @@ struct RaceTests {
     @Test("parallel sign-ups of one username on separate connections give exactly one account")
     func parallelSignUpsOfOneUsername() async throws {
         // Twelve clients, each from its own address, all hashing at once: room in the hashing queue for all.
-        try await TestServer.run(configure: { $0.trustForwardedFor = true; $0.hashQueue = 16 }) { server in
+        try await TestServer.run(configure: {
+            $0.trustForwardedFor = true
+            $0.hashQueue = 16
+        }) { server in
             let parallel = try ParallelClient(server)
             let answers = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for index in 0..<12 {
                     // Different spellings of one name: case and NFKC fold them together.
                     let name = index.isMultiple(of: 2) ? "Racer" : "racer"
                     group.addTask {
-                        try await parallel.call(.post, "/v1/users", json: CreateUserRequest(username: name, password: "correct horse battery"),
-                                                headers: [.init("X-Forwarded-For")!: "192.0.2.\(index + 1)"])
+                        try await parallel.call(
+                            .post,
+                            "/v1/users",
+                            json: CreateUserRequest(username: name, password: "correct horse battery"),
+                            headers: [.init("X-Forwarded-For")!: "192.0.2.\(index + 1)"]
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -92,7 +104,9 @@ struct RaceTests {
             let database = server.server.database
             let error = await #expect(throws: (any Error).self) {
                 try await database.withDatabase { db in
-                    try await db.raw("INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) SELECT 'usr_x', username, username_key, username_skeleton || 'x', password_hash, 0 FROM users WHERE id = \(bind: account.user.id)").run()
+                    try await db.raw(
+                        "INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at) SELECT 'usr_x', username, username_key, username_skeleton || 'x', password_hash, 0 FROM users WHERE id = \(bind: account.user.id)"
+                    ).run()
                 }
             }
             #expect(database.isUniqueViolation(try #require(error)))

@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// Every limit that keeps one client from filling the database or starving the others, each with
 /// its clear error. Windows move with the test's clock, never the wall clock.
@@ -25,7 +26,12 @@ struct RequestLimitTests {
             #expect((1...60).contains(wait))
             // Also the calls that would write: refused before they touch the database.
             let before = try await server.snapshot()
-            try await server.api.expectError(.rateLimited, .post, "/v1/users", json: CreateUserRequest(username: "blocked", password: "correct horse battery"))
+            try await server.api.expectError(
+                .rateLimited,
+                .post,
+                "/v1/users",
+                json: CreateUserRequest(username: "blocked", password: "correct horse battery")
+            )
             #expect(try await server.snapshot() == before)
             server.clock.advance(seconds: TimeInterval(wait))
             #expect(try await server.api.call(.get, "/health").status == .ok)
@@ -46,7 +52,10 @@ struct RequestLimitTests {
 
     @Test("behind a trusted proxy each forwarded address has its own limit; one busy client does not starve another")
     func forwardedForTrusted() async throws {
-        try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 3; $0.trustForwardedFor = true }) { server in
+        try await TestServer.run(configure: {
+            $0.requestsPerMinutePerAddress = 3
+            $0.trustForwardedFor = true
+        }) { server in
             let busy: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.1, 10.0.0.1"]
             let calm: HTTPFields = [.init("X-Forwarded-For")!: "10.0.0.2"]
             for _ in 0..<3 {
@@ -68,7 +77,12 @@ struct RequestLimitTests {
             _ = try await server.api.challenge(for: registration.id)
             _ = try await server.api.challenge(for: registration.id)
             let before = try await server.snapshot()
-            let limited = try await server.api.expectError(.rateLimited, .post, "/v1/biometric/challenges", json: CreateChallengeRequest(registrationID: registration.id))
+            let limited = try await server.api.expectError(
+                .rateLimited,
+                .post,
+                "/v1/biometric/challenges",
+                json: CreateChallengeRequest(registrationID: registration.id)
+            )
             let wait = try #require(retryAfter(limited))
             #expect((1...60).contains(wait))
             #expect(try await server.snapshot() == before)
@@ -88,17 +102,33 @@ struct RequestLimitTests {
             let started = try await server.api.startRegistration(first, token: token)
             let second = try await server.api.startRegistration(.ed25519(), token: token)
             let before = try await server.snapshot()
-            try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: token)
+            try await server.api.expectError(
+                .tooManyRegistrations,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
+                token: token
+            )
             #expect(try await server.snapshot() == before)
             // Verifying one frees a pending slot.
             let signature = first.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
-            _ = try await server.api.expect(.ok, RegistrationResponse.self, .post, "/v1/biometric/registrations/\(started.registrationID)/verify",
-                                            json: VerifyRegistrationRequest(signature: signature), token: token)
+            _ = try await server.api.expect(
+                .ok,
+                RegistrationResponse.self,
+                .post,
+                "/v1/biometric/registrations/\(started.registrationID)/verify",
+                json: VerifyRegistrationRequest(signature: signature),
+                token: token
+            )
             _ = try await server.api.startRegistration(.ed25519(), token: token)
             // Deleting one frees one too.
-            try await server.api.expectError(.tooManyRegistrations, .post, "/v1/biometric/registrations",
-                                             json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()), token: token)
+            try await server.api.expectError(
+                .tooManyRegistrations,
+                .post,
+                "/v1/biometric/registrations",
+                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
+                token: token
+            )
             #expect(try await server.api.call(.delete, "/v1/biometric/registrations/\(second.registrationID)", token: token).status == .noContent)
             _ = try await server.api.startRegistration(.ed25519(), token: token)
         }
@@ -110,7 +140,12 @@ struct RequestLimitTests {
             let account = try await server.api.newAccount()
             let before = try await server.snapshot()
             let big: HTTPFields = [.init("X-Padding")!: String(repeating: "a", count: 5_000)]
-            let answer = try await server.api.call(.post, "/v1/users", json: CreateUserRequest(username: "padded", password: "correct horse battery"), headers: big)
+            let answer = try await server.api.call(
+                .post,
+                "/v1/users",
+                json: CreateUserRequest(username: "padded", password: "correct horse battery"),
+                headers: big
+            )
             #expect(answer.errorCode == .invalidRequest)
             #expect(try await server.api.call(.get, "/v1/sessions/current", token: account.sessionToken, headers: big).errorCode == .invalidRequest)
             #expect(try await server.snapshot() == before)

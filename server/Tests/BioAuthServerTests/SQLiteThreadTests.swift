@@ -1,9 +1,10 @@
-@testable import BioAuthServer
 import Foundation
 import SQLKit
 import SQLiteKit
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("SQLite on its own thread")
 struct SQLiteThreadTests {
@@ -50,7 +51,9 @@ struct SQLiteThreadTests {
             let seen = try await withTaskExecutorPreference(thread) {
                 var seen: [Bool] = []
                 for id in 0..<10 {
-                    try await db.raw("INSERT INTO t (id, name, bytes, score) VALUES (\(bind: id), \(bind: "n\(id)"), \(bind: Data([UInt8(id), 0, 255])), \(bind: Double(id) / 2))").run()
+                    try await db.raw(
+                        "INSERT INTO t (id, name, bytes, score) VALUES (\(bind: id), \(bind: "n\(id)"), \(bind: Data([UInt8(id), 0, 255])), \(bind: Double(id) / 2))"
+                    ).run()
                     seen.append(thread.isCurrent)
                 }
                 return seen

@@ -1,11 +1,12 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Crypto
 import Foundation
 import Logging
 import Synchronization
 import Testing
+
+@testable import BioAuthServer
 
 /// A stolen database or log holds no usable secret.
 @Suite("Secrets at rest and in logs")
@@ -79,20 +80,28 @@ struct SecretStorageTests {
             let pinDevice = try await server.api.setPIN(Self.pin, token: session.sessionToken)
             try await server.api.pinSignIn(pinDevice, pin: Self.pin)
             try await server.api.pinSignIn(pinDevice, pin: "55501234")
-            try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: Self.password + "!"))
+            try await server.api.call(
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: Self.password + "!")
+            )
             try await server.api.call(.post, "/v1/sessions/password", raw: Data(#"{"username": "x", "password": "\#(Self.password)"#.utf8))
             try await server.api.call(.get, "/v1/sessions/current", token: session.sessionToken)
             // What the rows hold: each stored hash (its bcrypt part alone too), each token digest.
             let stored = try await server.server.database.withDatabase { db in
-                let hashes = try await db.raw("SELECT password_hash AS hash FROM users UNION ALL SELECT pin_hash AS hash FROM registrations WHERE pin_hash IS NOT NULL")
-                    .all().map { try $0.decode(column: "hash", as: String.self) }
+                let hashes = try await db.raw(
+                    "SELECT password_hash AS hash FROM users UNION ALL SELECT pin_hash AS hash FROM registrations WHERE pin_hash IS NOT NULL"
+                )
+                .all().map { try $0.decode(column: "hash", as: String.self) }
                 let digests = try await db.raw("SELECT token_hash FROM sessions").all().map { try $0.decode(column: "token_hash", as: Data.self) }
                 return (hashes, digests)
             }
             let digest = SessionToken.digest(of: session.sessionToken)
             return [session.sessionToken]
                 + stored.0.flatMap { [$0, String($0.split(separator: "$").last ?? "")] }
-                + (stored.1 + [digest]).flatMap { [Hex.lowercase($0), Hex.lowercase($0).uppercased(), $0.base64EncodedString(), Base64URL.encode($0)] }
+                + (stored.1 + [digest]).flatMap {
+                    [Hex.lowercase($0), Hex.lowercase($0).uppercased(), $0.base64EncodedString(), Base64URL.encode($0)]
+                }
         }
         let logged = records.all.joined(separator: "\n")
         #expect(!logged.isEmpty, "the test must see some log lines")

@@ -1,10 +1,11 @@
 import BioAuthProtocol
 import BioAuthTesting
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// `bioauth serve` as an operator meets it: a real process, real signals, one-line errors.
 @Suite("bioauth serve", .serialized)
@@ -15,10 +16,17 @@ struct ServeCommandTests {
     /// Starts `program arguments…` (through `launcher`, if any) with the in-process test servers'
     /// PIN key (which PostgreSQL needs) and a free metrics port, so that several can run at once.
     static func launch(
-        _ arguments: [String], program: BioAuthProcess.Program = .bioauth, environment: [String: String] = [:], launcher: [String] = []
+        _ arguments: [String],
+        program: BioAuthProcess.Program = .bioauth,
+        environment: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> BioAuthProcess {
-        try BioAuthProcess(arguments, program: program, environment: ["BIOAUTH_PIN_KEY_FILE": pinKeyFile, "BIOAUTH_METRICS_PORT": "0"].merging(environment) { $1 },
-                           launcher: launcher)
+        try BioAuthProcess(
+            arguments,
+            program: program,
+            environment: ["BIOAUTH_PIN_KEY_FILE": pinKeyFile, "BIOAUTH_METRICS_PORT": "0"].merging(environment) { $1 },
+            launcher: launcher
+        )
     }
 
     private func temporaryFolder() throws -> URL {
@@ -43,8 +51,10 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: database + "-wal"), "a clean close checkpoints and removes the WAL")
     }
 
-    @Test("serve runs its HTTP connections on --event-loops threads, half the cores (at least one) by default",
-          arguments: [["--event-loops", "3"], []])
+    @Test(
+        "serve runs its HTTP connections on --event-loops threads, half the cores (at least one) by default",
+        arguments: [["--event-loops", "3"], []]
+    )
     func eventLoops(flag: [String]) async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -90,17 +100,23 @@ struct ServeCommandTests {
         let server = try Self.launch(["serve", "--port", "0", "--database", "postgres://bioauth:s3cret-pw@127.0.0.1:1/bioauth?sslmode=disable"])
         #expect(try await server.waitForExit(timeout: .seconds(60)) == 1)
         let lines = server.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at postgres://bioauth:***@127.0.0.1:1/bioauth"), "stderr: \(server.stderr)")
+        #expect(
+            lines.count == 1 && lines[0].hasPrefix("Error: cannot open database at postgres://bioauth:***@127.0.0.1:1/bioauth"),
+            "stderr: \(server.stderr)"
+        )
         #expect(!server.stderr.contains("s3cret-pw") && !server.stdout.contains("s3cret-pw"))
     }
 
-    @Test("an invalid flag value is refused with a usage error", arguments: [
-        ["--port", "abc"], ["--port", "70000"], ["--session-minutes", "2"], ["--challenge-ttl", "0"], ["--no-such-flag"],
-        ["--requests-per-minute", "0"], ["--max-pending-registrations", "0"], ["--challenges-per-minute", "0"],
-        ["--request-timeout", "0"], ["--max-header-bytes", "10"], ["--max-registrations", "0"],
-        ["--purge-interval", "0"], ["--session-retention-days", "-1"], ["--database-connections", "0"],
-        ["--port", "9000", "--metrics-port", "9000"],
-    ])
+    @Test(
+        "an invalid flag value is refused with a usage error",
+        arguments: [
+            ["--port", "abc"], ["--port", "70000"], ["--session-minutes", "2"], ["--challenge-ttl", "0"], ["--no-such-flag"],
+            ["--requests-per-minute", "0"], ["--max-pending-registrations", "0"], ["--challenges-per-minute", "0"],
+            ["--request-timeout", "0"], ["--max-header-bytes", "10"], ["--max-registrations", "0"],
+            ["--purge-interval", "0"], ["--session-retention-days", "-1"], ["--database-connections", "0"],
+            ["--port", "9000", "--metrics-port", "9000"],
+        ]
+    )
     func invalidFlag(arguments: [String]) async throws {
         let server = try Self.launch(["serve"] + arguments)
         #expect(try await server.waitForExit() == 64)
@@ -113,9 +129,12 @@ struct ServeCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("env.sqlite").path
-        let server = try Self.launch(["serve"], environment: [
-            "BIOAUTH_PORT": "0", "BIOAUTH_DATABASE": database, "BIOAUTH_RELYING_PARTY": "env.example",
-        ])
+        let server = try Self.launch(
+            ["serve"],
+            environment: [
+                "BIOAUTH_PORT": "0", "BIOAUTH_DATABASE": database, "BIOAUTH_RELYING_PARTY": "env.example",
+            ]
+        )
         _ = try await server.waitForPort()
         #expect(server.stdout.contains("(database \(database), relying party env.example)"))
         server.process.terminate()

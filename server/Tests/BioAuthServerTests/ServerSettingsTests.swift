@@ -1,7 +1,8 @@
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// The settings of `bioauth serve` are declared once (``ServerSetting``): the argument reader, the
 /// resolver, `--help` and docs/CONFIGURATION.md all read the same declarations, so none can drift.
@@ -21,8 +22,10 @@ struct ServerSettingsTests {
             let (low, high) = try #require(Self.twoValues(of: setting), "\(setting.flag)")
             #expect(try ServerConfiguration.resolve(flags: [:], environment: [:]).asGiven(setting) == setting.value(ServerConfiguration()))
             #expect(try ServerConfiguration.resolve(flags: [:], environment: [setting.variable: high]).asGiven(setting) == high, "\(setting.flag)")
-            #expect(try ServerConfiguration.resolve(flags: [setting.flag: low], environment: [setting.variable: high]).asGiven(setting) == low,
-                    "\(setting.flag)")
+            #expect(
+                try ServerConfiguration.resolve(flags: [setting.flag: low], environment: [setting.variable: high]).asGiven(setting) == low,
+                "\(setting.flag)"
+            )
         }
     }
 
@@ -73,15 +76,22 @@ struct ServerSettingsTests {
         let begin = "<!-- settings table: made by `bioauth-dev configuration-table --update docs/CONFIGURATION.md` -->\n"
         let table = try #require(document.components(separatedBy: begin).last?.components(separatedBy: "<!-- end of settings table -->").first)
         #expect(document.contains(begin))
-        #expect(table == ServerSetting.markdownTable(), "run: swift run --package-path server bioauth-dev configuration-table --update docs/CONFIGURATION.md")
+        #expect(
+            table == ServerSetting.markdownTable(),
+            "run: swift run --package-path server bioauth-dev configuration-table --update docs/CONFIGURATION.md"
+        )
     }
 
     @Test("serve's arguments: --name value, --name=value, a switch alone, a list repeated; anything else is refused")
     func argumentsAreRead() throws {
-        #expect(try ServerSetting.flags(from: ["--port", "9000", "--host=0.0.0.0", "--trust-forwarded-for"])
-            == ["port": "9000", "host": "0.0.0.0", "trust-forwarded-for": "true"])
-        #expect(try ServerSetting.flags(from: ["--webauthn-origin", "https://a.example", "--webauthn-origin=https://b.example"])
-            == ["webauthn-origin": "https://a.example,https://b.example"])
+        #expect(
+            try ServerSetting.flags(from: ["--port", "9000", "--host=0.0.0.0", "--trust-forwarded-for"])
+                == ["port": "9000", "host": "0.0.0.0", "trust-forwarded-for": "true"]
+        )
+        #expect(
+            try ServerSetting.flags(from: ["--webauthn-origin", "https://a.example", "--webauthn-origin=https://b.example"])
+                == ["webauthn-origin": "https://a.example,https://b.example"]
+        )
         #expect(try ServerSetting.flags(from: ["--port", "1", "--port", "2"]) == ["port": "2"])
         #expect(try ServerSetting.flags(from: ["--port="]) == ["port": ""])
         for (arguments, message) in [

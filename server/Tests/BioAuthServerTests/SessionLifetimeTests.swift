@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import BioAuthServer
 
 /// How long sessions live: the operator's maximum, the idle timeout, and answers with a session or
 /// CSRF token that no cache may keep.
@@ -57,18 +58,27 @@ struct SessionLifetimeTests {
             let authenticator = SoftwareAuthenticator(origin: APIClient.origin)
             try await api.addPasskey(authenticator, token: account.sessionToken)
             var answers: [String: APIResponse] = [
-                "password": try await api.call(.post, Endpoint.signInWithPassword.path(),
-                                               json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery")),
-                "biometric": try await api.call(.post, Endpoint.signInWithBiometric.path(),
-                                                json: try await api.signedAuthentication(key, registrationID: registration.id)),
+                "password": try await api.call(
+                    .post,
+                    Endpoint.signInWithPassword.path(),
+                    json: PasswordSignInRequest(username: account.user.username, password: "correct horse battery")
+                ),
+                "biometric": try await api.call(
+                    .post,
+                    Endpoint.signInWithBiometric.path(),
+                    json: try await api.signedAuthentication(key, registrationID: registration.id)
+                ),
                 "pin": try await api.pinSignIn(device, pin: "3917"),
                 "passkey": try await api.passkeySignIn(authenticator),
             ]
             let page = try await BrowserSessionTests.signUp(api)
             answers["web session"] = try await api.call(.get, Endpoint.getWebSession.path(), headers: [.cookie: "bioauth_session=\(page.cookie)"])
-            answers["web sign-in"] = try await api.call(.post, Endpoint.webSignInWithPassword.path(),
-                                                        json: PasswordSignInRequest(username: page.session.user.username, password: "correct horse battery"),
-                                                        headers: BrowserSessionTests.page)
+            answers["web sign-in"] = try await api.call(
+                .post,
+                Endpoint.webSignInWithPassword.path(),
+                json: PasswordSignInRequest(username: page.session.user.username, password: "correct horse battery"),
+                headers: BrowserSessionTests.page
+            )
             for (name, answer) in answers {
                 #expect(answer.status.code < 300, "\(name)")
                 #expect(answer.headers[.cacheControl] == "no-store", "\(name)")

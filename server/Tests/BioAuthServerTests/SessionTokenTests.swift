@@ -1,10 +1,11 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import Crypto
 import Foundation
 import Logging
 import SQLKit
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Session tokens name their session")
 struct SessionTokenTests {
@@ -25,9 +26,13 @@ struct SessionTokenTests {
     @Test("text that is not bat_ and a session's identifier bytes with 256 bits needs no query")
     func lookups() {
         let token = SessionToken.generate(sessionIDBytes: SecureRandom.identifierBytes()).text
-        for text in ["", "bat_", "bat_nope", "Bat_" + token.dropFirst(4), "bat_" + String(repeating: "A", count: 63),
-                     String(token.dropLast()), token + "A", "bat_" + token.dropFirst(4).replacingOccurrences(of: "A", with: "+").replacingOccurrences(of: "B", with: "/") + "+",
-                     "bat_" + Base64URL.encode(SecureRandom.bytes(32)), "bat_" + Base64URL.encode(SecureRandom.bytes(33)), token.replacingOccurrences(of: "bat_", with: "bat_ ")] {
+        for text in [
+            "", "bat_", "bat_nope", "Bat_" + token.dropFirst(4), "bat_" + String(repeating: "A", count: 63),
+            String(token.dropLast()), token + "A",
+            "bat_" + token.dropFirst(4).replacingOccurrences(of: "A", with: "+").replacingOccurrences(of: "B", with: "/") + "+",
+            "bat_" + Base64URL.encode(SecureRandom.bytes(32)), "bat_" + Base64URL.encode(SecureRandom.bytes(33)),
+            token.replacingOccurrences(of: "bat_", with: "bat_ "),
+        ] {
             #expect(SessionToken.lookup(text) == nil, "\(text)")
         }
     }
@@ -87,16 +92,20 @@ struct SessionTokenTests {
             }
             return indexes
         case .postgres:
-            return try await db.raw("""
+            return try await db.raw(
+                """
                 SELECT i.relname AS name, x.indpred IS NOT NULL AS partial,
                        array_to_string(ARRAY(SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
                                              JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum ORDER BY k.n), ',') AS columns
                 FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
                 WHERE x.indrelid = 'sessions'::regclass
-                """).all().map { row in
-                SessionIndex(name: try row.decode(column: "name", as: String.self),
-                             columns: try row.decode(column: "columns", as: String.self).split(separator: ",").map(String.init),
-                             partial: try row.decode(column: "partial", as: Bool.self))
+                """
+            ).all().map { row in
+                SessionIndex(
+                    name: try row.decode(column: "name", as: String.self),
+                    columns: try row.decode(column: "columns", as: String.self).split(separator: ",").map(String.init),
+                    partial: try row.decode(column: "partial", as: Bool.self)
+                )
             }
         }
     }

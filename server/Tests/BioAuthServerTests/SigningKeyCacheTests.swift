@@ -1,7 +1,8 @@
-@testable import BioAuthServer
 import BioAuthProtocol
 import BioAuthTesting
 import Testing
+
+@testable import BioAuthServer
 
 @Suite("Signing key cache")
 struct SigningKeyCacheTests {

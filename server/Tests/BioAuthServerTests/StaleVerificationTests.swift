@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthServer
 
 /// What a verification saw must still be true when its session is made: a password change, a
 /// recovery, `revoke-sessions` or `revoke-devices` between a check and its completion makes the
@@ -20,9 +21,12 @@ struct StaleVerificationTests {
             let target = try await administration.account(account.user.id)
             switch self {
             case .passwordChange:
-                try await server.api.call(.put, "/v1/users/me/password",
-                                          json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "another good password"),
-                                          token: account.sessionToken)
+                try await server.api.call(
+                    .put,
+                    "/v1/users/me/password",
+                    json: ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "another good password"),
+                    token: account.sessionToken
+                )
             case .recover: _ = try await administration.recover(target)
             case .revokeSessions: _ = try await administration.revokeSessions(target)
             case .revokeDevices: _ = try await administration.revokeDevices(target)
@@ -39,7 +43,10 @@ struct StaleVerificationTests {
             let account = try await server.api.newAccount()
             let core = server.server.services.core
             let passwords = PasswordSignInService(
-                database: server.server.database, check: PasswordCheck(hasher: PasswordHasher(cost: 4), core: core), core: core)
+                database: server.server.database,
+                check: PasswordCheck(hasher: PasswordHasher(cost: 4), core: core),
+                core: core
+            )
             let checked = try await passwords.verify(username: account.user.username, password: "correct horse battery")
             #expect(checked.holds)
             try await change.make(server, account)
@@ -49,7 +56,10 @@ struct StaleVerificationTests {
         }
     }
 
-    @Test("a biometric challenge issued before the change signs nobody in; one issued after does, unless the key was revoked", arguments: Change.allCases)
+    @Test(
+        "a biometric challenge issued before the change signs nobody in; one issued after does, unless the key was revoked",
+        arguments: Change.allCases
+    )
     func biometric(_ change: Change) async throws {
         try await TestServer.run { server in
             let (account, key, registration) = try await server.api.newAccountWithKey()
@@ -57,8 +67,12 @@ struct StaleVerificationTests {
             try await change.make(server, account)
             try await server.api.expectError(.challengeInvalid, .post, Endpoint.signInWithBiometric.path(), json: signed)
             if [.recover, .revokeDevices].contains(change) {
-                try await server.api.expectError(.registrationNotFound, .post, Endpoint.createChallenge.path(),
-                                                 json: CreateChallengeRequest(registrationID: registration.id))
+                try await server.api.expectError(
+                    .registrationNotFound,
+                    .post,
+                    Endpoint.createChallenge.path(),
+                    json: CreateChallengeRequest(registrationID: registration.id)
+                )
             } else {
                 _ = try await server.api.biometricSignIn(key, registrationID: registration.id)
             }
@@ -71,9 +85,18 @@ struct StaleVerificationTests {
             let (account, authenticator, _) = try await server.api.newAccountWithPasskey()
             let ceremony = try await server.api.passkeyAuthenticationOptions()
             let core = server.server.services.core
-            let signIns = PasskeySignInService(database: server.server.database, relyingParty: server.server.relyingParty, core: core,
-                                               challengeTTL: .seconds(120), decoyKey: ThrowawayPINKey.ring.current)
-            let checked = try await signIns.verify(ceremonyID: ceremony.ceremonyID, credential: try authenticator.authenticate(ceremony.publicKey), for: nil)
+            let signIns = PasskeySignInService(
+                database: server.server.database,
+                relyingParty: server.server.relyingParty,
+                core: core,
+                challengeTTL: .seconds(120),
+                decoyKey: ThrowawayPINKey.ring.current
+            )
+            let checked = try await signIns.verify(
+                ceremonyID: ceremony.ceremonyID,
+                credential: try authenticator.authenticate(ceremony.publicKey),
+                for: nil
+            )
             #expect(checked.holds)
             try await change.make(server, account)
             await #expect { try await core.complete(checked, for: .signIn(minutes: 60)) } throws: { Self.code($0) == .challengeInvalid }

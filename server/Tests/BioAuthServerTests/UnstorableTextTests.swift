@@ -1,23 +1,27 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Hummingbird
 import Testing
 
+@testable import BioAuthServer
+
 /// Strings PostgreSQL's text type refuses are bad input, on both databases: a 400, never a 500.
 @Suite("NUL and other unstorable strings")
 struct UnstorableTextTests {
-    @Test("a NUL in any JSON string field is 400 invalid_request and changes nothing", arguments: [
-        ("/v1/users", #"{"username":"ali\u0000ce","password":"correct horse battery"}"#, false),
-        ("/v1/users", #"{"username":"alice-nul","password":"correct\u0000horse battery"}"#, false),
-        ("/v1/sessions/password", #"{"username":"a\u0000","password":"correct horse battery"}"#, false),
-        ("/v1/biometric/challenges", #"{"registration_id":"reg_\u0000"}"#, false),
-        ("/v1/sessions/biometric", #"{"challenge_id":"chl_\u0000","signature":"AAAA"}"#, false),
-        ("/v1/sessions/pin", #"{"challenge_id":"chl_\u0000","signature":"AAAA","pin":"3917"}"#, false),
-        ("/v1/biometric/registrations", #"{"algorithm":"ES256","public_key":"PUBLIC","label":"my\u0000phone"}"#, true),
-        ("/v1/biometric/registrations", #"{"algorithm":"ES\u0000256","public_key":"PUBLIC"}"#, true),
-    ])
+    @Test(
+        "a NUL in any JSON string field is 400 invalid_request and changes nothing",
+        arguments: [
+            ("/v1/users", #"{"username":"ali\u0000ce","password":"correct horse battery"}"#, false),
+            ("/v1/users", #"{"username":"alice-nul","password":"correct\u0000horse battery"}"#, false),
+            ("/v1/sessions/password", #"{"username":"a\u0000","password":"correct horse battery"}"#, false),
+            ("/v1/biometric/challenges", #"{"registration_id":"reg_\u0000"}"#, false),
+            ("/v1/sessions/biometric", #"{"challenge_id":"chl_\u0000","signature":"AAAA"}"#, false),
+            ("/v1/sessions/pin", #"{"challenge_id":"chl_\u0000","signature":"AAAA","pin":"3917"}"#, false),
+            ("/v1/biometric/registrations", #"{"algorithm":"ES256","public_key":"PUBLIC","label":"my\u0000phone"}"#, true),
+            ("/v1/biometric/registrations", #"{"algorithm":"ES\u0000256","public_key":"PUBLIC"}"#, true),
+        ]
+    )
     func nulInJSON(path: String, body: String, authenticated: Bool) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
@@ -35,7 +39,10 @@ struct UnstorableTextTests {
         #expect(!StorableText.jsonContainsNUL(Array(#"{"a":"\u0001 \n"}"#.utf8)))
     }
 
-    @Test("a NUL in a path id is a 4xx, never a 500", arguments: ["/v1/sessions/%00", "/v1/sessions/ses_%00x", "/v1/biometric/registrations/reg_%00"])
+    @Test(
+        "a NUL in a path id is a 4xx, never a 500",
+        arguments: ["/v1/sessions/%00", "/v1/sessions/ses_%00x", "/v1/biometric/registrations/reg_%00"]
+    )
     func nulInPath(path: String) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
@@ -44,8 +51,10 @@ struct UnstorableTextTests {
         }
     }
 
-    @Test("lone surrogates and other odd text are a 4xx or stored faithfully, never a 500",
-          arguments: [#"\ud800"#, #"\udfff"#, #"\ud800\u0041"#, "\u{FFFF}", "\u{10FFFF}", "ü\u{0301}"])
+    @Test(
+        "lone surrogates and other odd text are a 4xx or stored faithfully, never a 500",
+        arguments: [#"\ud800"#, #"\udfff"#, #"\ud800\u0041"#, "\u{FFFF}", "\u{10FFFF}", "ü\u{0301}"]
+    )
     func oddText(label: String) async throws {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()

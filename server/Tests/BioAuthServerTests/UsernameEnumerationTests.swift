@@ -9,8 +9,16 @@ struct UsernameEnumerationTests {
     func sameAnswer() async throws {
         try await TestServer.run { server in
             let user = try await server.api.signUp()
-            let unknown = try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "no-such-user", password: "wrong password!"))
-            let wrong = try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password!"))
+            let unknown = try await server.api.call(
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: "no-such-user", password: "wrong password!")
+            )
+            let wrong = try await server.api.call(
+                .post,
+                "/v1/sessions/password",
+                json: PasswordSignInRequest(username: user.username, password: "wrong password!")
+            )
             #expect(unknown.status == wrong.status)
             #expect(unknown.body == wrong.body)
             let account = try await server.api.signIn(user.username)
@@ -28,8 +36,12 @@ struct UsernameEnumerationTests {
             let user = try await server.api.signUp("real-user")
             func changes(_ username: String) async throws -> [String: Int] {
                 let before = try await server.snapshot()
-                try await server.api.expectError(.invalidCredentials, .post, "/v1/sessions/password",
-                                                 json: PasswordSignInRequest(username: username, password: "wrong password!"))
+                try await server.api.expectError(
+                    .invalidCredentials,
+                    .post,
+                    "/v1/sessions/password",
+                    json: PasswordSignInRequest(username: username, password: "wrong password!")
+                )
                 let after = try await server.snapshot()
                 var changed: [String: Int] = [:]
                 for (table, rows) in after.tables {

@@ -17,24 +17,36 @@ struct UsernameTimingTests {
     /// time, so the fastest run of each kind is the one closest to its own work.
     @Test("unknown user takes about as long as a wrong password")
     func unknownUserTiming() async throws {
-        try await TestServer.run(configure: { $0.passwordHashCost = 9; $0.lockoutThreshold = 1_000 }) { server in
+        try await TestServer.run(configure: {
+            $0.passwordHashCost = 9
+            $0.lockoutThreshold = 1_000
+        }) { server in
             let user = try await server.api.signUp()
             var unknown: [Duration] = []
             var wrong: [Duration] = []
             let clock = ContinuousClock()
             for round in 0..<12 {
                 let unknownTime = try await clock.measure {
-                    try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: "ghost-\(round)", password: "wrong password!"))
+                    try await server.api.call(
+                        .post,
+                        "/v1/sessions/password",
+                        json: PasswordSignInRequest(username: "ghost-\(round)", password: "wrong password!")
+                    )
                 }
                 let wrongTime = try await clock.measure {
-                    try await server.api.call(.post, "/v1/sessions/password", json: PasswordSignInRequest(username: user.username, password: "wrong password!"))
+                    try await server.api.call(
+                        .post,
+                        "/v1/sessions/password",
+                        json: PasswordSignInRequest(username: user.username, password: "wrong password!")
+                    )
                 }
                 if round >= 2 {  // warm-up
                     unknown.append(unknownTime)
                     wrong.append(wrongTime)
                 }
             }
-            let fastestUnknown = unknown.min()!, fastestWrong = wrong.min()!
+            let fastestUnknown = unknown.min()!
+            let fastestWrong = wrong.min()!
             let ratio = fastestUnknown / fastestWrong
             #expect(ratio > 1 / 1.5 && ratio < 1.5, "unknown/wrong ratio of the fastest runs \(ratio) (\(fastestUnknown) vs \(fastestWrong))")
         }

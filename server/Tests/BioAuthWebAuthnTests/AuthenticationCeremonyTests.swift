@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthWebAuthn
 import BioAuthTesting
 import Foundation
 import Testing
+
+@testable import BioAuthWebAuthn
 
 /// The authentication procedure (WebAuthn Level 3 §7.2), step by step: each check refuses the
 /// one thing it is there for, and an honest assertion passes and moves the counter.
@@ -31,8 +32,11 @@ struct AuthenticationCeremonyTests {
     @Test("an honest assertion is accepted and moves the counter on")
     func honest() async throws {
         let setup = try await Setup.make()
-        let result = try setup.party.verifyAuthentication(try setup.authenticator.authenticate(setup.options), challenge: setup.challenge,
-                                                          credential: setup.record)
+        let result = try setup.party.verifyAuthentication(
+            try setup.authenticator.authenticate(setup.options),
+            challenge: setup.challenge,
+            credential: setup.record
+        )
         #expect(result.signCount == 2 && !result.signCountRegressed && result.userVerified)
     }
 
@@ -83,8 +87,11 @@ struct AuthenticationCeremonyTests {
         #expect(synced.verdict(try synced.authenticator.authenticate(synced.options)) == .backupFlagsInconsistent, "BE vanished")
         synced.authenticator.backupEligible = true
         synced.authenticator.backedUp = true
-        let result = try synced.party.verifyAuthentication(try synced.authenticator.authenticate(synced.options), challenge: synced.challenge,
-                                                           credential: synced.record)
+        let result = try synced.party.verifyAuthentication(
+            try synced.authenticator.authenticate(synced.options),
+            challenge: synced.challenge,
+            credential: synced.record
+        )
         #expect(result.backedUp, "BS may change: a passkey gets backed up later")
     }
 
@@ -133,8 +140,10 @@ struct AuthenticationCeremonyTests {
         #expect(setup.verdict(response) == .credentialNotAllowed)
         response.response.userHandle = nil
         #expect(setup.verdict(response) == .credentialNotAllowed, "a sign-in that named no user needs the handle")
-        #expect(Ceremonies.refusal(setup.party, response, challenge: setup.challenge, credential: setup.record, userIdentified: true) == nil,
-                "a username-first sign-in may omit it")
+        #expect(
+            Ceremonies.refusal(setup.party, response, challenge: setup.challenge, credential: setup.record, userIdentified: true) == nil,
+            "a username-first sign-in may omit it"
+        )
     }
 
     @Test("authenticator data with a new credential (AT) in an assertion is refused")

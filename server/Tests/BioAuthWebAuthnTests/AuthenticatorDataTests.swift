@@ -1,8 +1,9 @@
-@testable import BioAuthWebAuthn
 import BioAuthTesting
 import Crypto
 import Foundation
 import Testing
+
+@testable import BioAuthWebAuthn
 
 /// Authenticator data is parsed strictly: exactly what its flags announce, and nothing after.
 @Suite("Authenticator data: the flags decide what follows")
@@ -11,8 +12,12 @@ struct AuthenticatorDataTests {
 
     static func key() -> [UInt8] {
         let point = Array(P256.Signing.PrivateKey().publicKey.x963Representation)
-        return CBOREncoder.encode(.map([.init(.unsigned(1), .unsigned(2)), .init(.unsigned(3), .negative(6)), .init(.negative(0), .unsigned(1)),
-                                        .init(.negative(1), .bytes(Array(point[1...32]))), .init(.negative(2), .bytes(Array(point[33...64])))]))
+        return CBOREncoder.encode(
+            .map([
+                .init(.unsigned(1), .unsigned(2)), .init(.unsigned(3), .negative(6)), .init(.negative(0), .unsigned(1)),
+                .init(.negative(1), .bytes(Array(point[1...32]))), .init(.negative(2), .bytes(Array(point[33...64]))),
+            ])
+        )
     }
 
     static func attested(idLength: Int = 16) -> [UInt8] {

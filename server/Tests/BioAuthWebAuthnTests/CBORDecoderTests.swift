@@ -1,6 +1,7 @@
-@testable import BioAuthWebAuthn
 import BioAuthTesting
 import Testing
+
+@testable import BioAuthWebAuthn
 
 /// The strict CBOR decoder accepts RFC 8949's examples of the WebAuthn subset and refuses every
 /// form outside it, each with its reason and offset.
@@ -38,7 +39,8 @@ struct CBORDecoderTests {
         ("5f42010243030405ff", .indefiniteLength, 0), ("9f018202039f0405ffff", .indefiniteLength, 0), ("bf6161016162f5ff", .indefiniteLength, 0),
         ("1817", .notShortestForm, 0), ("190017", .notShortestForm, 0), ("1900ff", .notShortestForm, 0), ("1a0000ffff", .notShortestForm, 0),
         ("1b00000000ffffffff", .notShortestForm, 0), ("380a", .notShortestForm, 0), ("580100", .notShortestForm, 0), ("83018202", .truncated, 2),
-        ("f93c00", .unsupportedType, 0), ("fb3ff199999999999a", .unsupportedType, 0), ("c074323031332d30332d32315432303a30343a30305a", .unsupportedType, 0),
+        ("f93c00", .unsupportedType, 0), ("fb3ff199999999999a", .unsupportedType, 0),
+        ("c074323031332d30332d32315432303a30343a30305a", .unsupportedType, 0),
         ("f7", .unsupportedType, 0), ("f0", .unsupportedType, 0), ("f818", .unsupportedType, 0),
         ("1c", .reservedAdditionalInformation, 0), ("5d", .reservedAdditionalInformation, 0),
         ("a201020103", .duplicateKey, 3), ("a2616101616102", .duplicateKey, 4),
@@ -77,7 +79,8 @@ struct CBORDecoderTests {
 
     @Test("a COSE EC2 key decodes with its integer labels")
     func coseKey() throws {
-        let x = [UInt8](repeating: 0x11, count: 32), y = [UInt8](repeating: 0x22, count: 32)
+        let x = [UInt8](repeating: 0x11, count: 32)
+        let y = [UInt8](repeating: 0x22, count: 32)
         let bytes = Self.bytes("a5010203262001215820") + x + Self.bytes("225820") + y
         let key = try CBORDecoder().decode(bytes)
         #expect(key[1]?.integer == 2)

@@ -1,8 +1,9 @@
-@testable import BioAuthWebAuthn
 import Crypto
 import Foundation
 import Testing
 import _CryptoExtras
+
+@testable import BioAuthWebAuthn
 
 /// Credential public keys: the three algorithms parse from their COSE form and verify their own
 /// signatures; a key whose parts disagree, or whose point or modulus is unsafe, is refused.
@@ -14,8 +15,10 @@ struct COSEKeyTests {
 
     private static func es256(_ key: P256.Signing.PublicKey, alg: Int64 = -7, crv: Int64 = 1) -> CBORValue {
         let point = Array(key.x963Representation)
-        return map([(1, .unsigned(2)), (3, .negative(UInt64(-1 - alg))), (-1, .unsigned(UInt64(crv))),
-                    (-2, .bytes(Array(point[1...32]))), (-3, .bytes(Array(point[33...64])))])
+        return map([
+            (1, .unsigned(2)), (3, .negative(UInt64(-1 - alg))), (-1, .unsigned(UInt64(crv))),
+            (-2, .bytes(Array(point[1...32]))), (-3, .bytes(Array(point[33...64]))),
+        ])
     }
 
     @Test("an ES256 key verifies its own DER signature and no other message's")
@@ -34,7 +37,9 @@ struct COSEKeyTests {
     func offCurvePoint() {
         var point = Array(P256.Signing.PrivateKey().publicKey.x963Representation)
         point[64] ^= 0x01
-        let key = Self.map([(1, .unsigned(2)), (3, .negative(6)), (-1, .unsigned(1)), (-2, .bytes(Array(point[1...32]))), (-3, .bytes(Array(point[33...64])))])
+        let key = Self.map([
+            (1, .unsigned(2)), (3, .negative(6)), (-1, .unsigned(1)), (-2, .bytes(Array(point[1...32]))), (-3, .bytes(Array(point[33...64]))),
+        ])
         #expect(throws: WebAuthnError(.weakOrInvalidKey, "the point is not on P-256")) { try COSEKey(key) }
     }
 
@@ -45,10 +50,16 @@ struct COSEKeyTests {
             (Self.es256(publicKey, alg: -8), .unsupportedAlgorithm),
             (Self.es256(publicKey, crv: 2), .unsupportedAlgorithm),
             (Self.es256(publicKey, alg: -35), .unsupportedAlgorithm),
-            (Self.map([(1, .unsigned(2)), (3, .negative(6)), (-1, .unsigned(1)), (-2, .bytes([1])), (-3, .bytes([2]))]), .invalidCredentialPublicKey),
+            (
+                Self.map([(1, .unsigned(2)), (3, .negative(6)), (-1, .unsigned(1)), (-2, .bytes([1])), (-3, .bytes([2]))]),
+                .invalidCredentialPublicKey
+            ),
             (Self.map([(3, .negative(6))]), .invalidCredentialPublicKey),
             (.array([]), .invalidCredentialPublicKey),
-            (Self.map([(1, .unsigned(1)), (3, .negative(7)), (-1, .unsigned(4)), (-2, .bytes(Array(repeating: 9, count: 32)))]), .unsupportedAlgorithm),
+            (
+                Self.map([(1, .unsigned(1)), (3, .negative(7)), (-1, .unsigned(4)), (-2, .bytes(Array(repeating: 9, count: 32)))]),
+                .unsupportedAlgorithm
+            ),
         ]
         for (key, reason) in cases {
             do {
@@ -63,7 +74,9 @@ struct COSEKeyTests {
     @Test("an Ed25519 key verifies its own signature")
     func ed25519Verifies() throws {
         let privateKey = Curve25519.Signing.PrivateKey()
-        let key = try COSEKey(Self.map([(1, .unsigned(1)), (3, .negative(7)), (-1, .unsigned(6)), (-2, .bytes(Array(privateKey.publicKey.rawRepresentation)))]))
+        let key = try COSEKey(
+            Self.map([(1, .unsigned(1)), (3, .negative(7)), (-1, .unsigned(6)), (-2, .bytes(Array(privateKey.publicKey.rawRepresentation)))])
+        )
         let data = Array("message".utf8)
         #expect(key.algorithm == .eddsa)
         #expect(key.isValidSignature(Array(try privateKey.signature(for: data)), for: data))
@@ -74,13 +87,20 @@ struct COSEKeyTests {
     func rs256() throws {
         let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let primitives = try privateKey.publicKey.getKeyPrimitives()
-        let key = try COSEKey(Self.map([(1, .unsigned(3)), (3, .negative(256)), (-1, .bytes(Array(primitives.modulus))), (-2, .bytes(Array(primitives.publicExponent)))]))
+        let key = try COSEKey(
+            Self.map([
+                (1, .unsigned(3)), (3, .negative(256)), (-1, .bytes(Array(primitives.modulus))), (-2, .bytes(Array(primitives.publicExponent))),
+            ])
+        )
         let data = Array("message".utf8)
         let signature = Array(try privateKey.signature(for: data, padding: .insecurePKCS1v1_5).rawRepresentation)
         #expect(key.algorithm == .rs256)
         #expect(key.isValidSignature(signature, for: data))
         #expect(!key.isValidSignature(signature, for: data + [1]))
-        let short = Self.map([(1, .unsigned(3)), (3, .negative(256)), (-1, .bytes(Array(primitives.modulus.dropFirst(2)))), (-2, .bytes(Array(primitives.publicExponent)))])
+        let short = Self.map([
+            (1, .unsigned(3)), (3, .negative(256)), (-1, .bytes(Array(primitives.modulus.dropFirst(2)))),
+            (-2, .bytes(Array(primitives.publicExponent))),
+        ])
         #expect(throws: WebAuthnError(.weakOrInvalidKey, "the RSA modulus is under 2048 bits")) { try COSEKey(short) }
     }
 }

@@ -1,8 +1,9 @@
 import BioAuthProtocol
-@testable import BioAuthWebAuthn
 import Foundation
 import Testing
 import X509
+
+@testable import BioAuthWebAuthn
 
 /// Responses captured from real authenticators (security keys, Windows Hello TPMs, iPhones,
 /// Android phones, password managers), as public WebAuthn libraries publish them in their test
@@ -13,14 +14,23 @@ import X509
 struct RealAuthenticatorTests {
     struct Fixtures: Decodable {
         struct Registration: Decodable {
-            struct Expected: Decodable { var accepted: Bool; var credential_id_base64url: String?; var sign_count: UInt32?; var algorithm: Int64? }
+            struct Expected: Decodable {
+                var accepted: Bool
+                var credential_id_base64url: String?
+                var sign_count: UInt32?
+                var algorithm: Int64?
+            }
             var name: String, format: String, rp_id: String, origin: String, challenge_base64url: String
             var require_user_verification: Bool, verify_at: String, root_certificates_pem: [String]
             var response: RegistrationResponseJSON
             var expected: Expected
         }
         struct Authentication: Decodable {
-            struct Expected: Decodable { var accepted: Bool; var new_sign_count: UInt32?; var backup_eligible: Bool? }
+            struct Expected: Decodable {
+                var accepted: Bool
+                var new_sign_count: UInt32?
+                var backup_eligible: Bool?
+            }
             var name: String, rp_id: String, origin: String, challenge_base64url: String, credential_public_key_base64url: String
             var stored_sign_count: UInt32, require_user_verification: Bool
             var response: AuthenticationResponseJSON
@@ -51,8 +61,10 @@ struct RealAuthenticatorTests {
         return party
     }
 
-    @Test("each captured registration gets the verdict its source expects, with the same credential",
-          arguments: fixtures.registrations.map(\.name))
+    @Test(
+        "each captured registration gets the verdict its source expects, with the same credential",
+        arguments: fixtures.registrations.map(\.name)
+    )
     func registration(_ name: String) async throws {
         let entry = try #require(Self.fixtures.registrations.first { $0.name == name })
         // A negative case's "expected" challenge may be any text, not base64url.
@@ -66,7 +78,10 @@ struct RealAuthenticatorTests {
             if let count = entry.expected.sign_count { #expect(verified.signCount == count) }
             if let algorithm = entry.expected.algorithm { #expect(verified.algorithm.rawValue == algorithm) }
             if !entry.root_certificates_pem.isEmpty, entry.format != "packed-self" {
-                guard case .certificates = verified.trustPath else { Issue.record("\(name): no certificate chain"); return }
+                guard case .certificates = verified.trustPath else {
+                    Issue.record("\(name): no certificate chain")
+                    return
+                }
             }
         } catch {
             if Self.unsupportedFormats.contains(entry.format) {
@@ -77,17 +92,22 @@ struct RealAuthenticatorTests {
         }
     }
 
-    @Test("each captured assertion gets the verdict its source expects, and moves the counter as it says",
-          arguments: fixtures.authentications.map(\.name))
+    @Test(
+        "each captured assertion gets the verdict its source expects, and moves the counter as it says",
+        arguments: fixtures.authentications.map(\.name)
+    )
     func authentication(_ name: String) throws {
         let entry = try #require(Self.fixtures.authentications.first { $0.name == name })
         var party = RelyingParty(id: entry.rp_id, name: "Fixture", origins: [entry.origin])
         party.userVerification = entry.require_user_verification ? .required : .preferred
         let flags = try AuthenticatorData(Array(entry.response.response.authenticatorData.data)).flags
         let record = CredentialRecord(
-            credentialID: Array(entry.response.rawId.data), userHandle: Array(entry.response.response.userHandle?.data ?? Data()),
-            publicKey: Array(try #require(Base64URL.decode(entry.credential_public_key_base64url))), signCount: entry.stored_sign_count,
-            backupEligible: entry.expected.backup_eligible ?? flags.contains(.backupEligible))
+            credentialID: Array(entry.response.rawId.data),
+            userHandle: Array(entry.response.response.userHandle?.data ?? Data()),
+            publicKey: Array(try #require(Base64URL.decode(entry.credential_public_key_base64url))),
+            signCount: entry.stored_sign_count,
+            backupEligible: entry.expected.backup_eligible ?? flags.contains(.backupEligible)
+        )
         let challenge = try #require(Base64URL.decode(entry.challenge_base64url))
         do {
             // Their sources look the credential up for a known user: a username-first sign-in.

@@ -21,7 +21,8 @@ final class SampleAuth: ObservableObject {
 
     let client = BioAuthClient(
         configuration: BioAuthConfiguration(serverURL: SampleAuth.serverURL, relyingPartyID: "localhost", algorithm: SampleAuth.algorithm),
-        device: .apple)
+        device: .apple
+    )
 
     @Published private(set) var user: User?
     @Published private(set) var availability: BiometricAvailability?

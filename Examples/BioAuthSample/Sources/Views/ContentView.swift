@@ -47,10 +47,14 @@ struct ContentView: View {
 
     @ViewBuilder private func signedIn(_ username: String) -> some View {
         Section("Signed in as \(username)") {
-            Toggle("Sign in with \(auth.biometryName)", isOn: Binding(
-                get: { auth.biometricSignInEnabled },
-                set: { on in Task { await auth.setBiometricSignIn(on) } }))
-                .disabled(!(auth.availability?.canEnable ?? false) && !auth.biometricSignInEnabled)
+            Toggle(
+                "Sign in with \(auth.biometryName)",
+                isOn: Binding(
+                    get: { auth.biometricSignInEnabled },
+                    set: { on in Task { await auth.setBiometricSignIn(on) } }
+                )
+            )
+            .disabled(!(auth.availability?.canEnable ?? false) && !auth.biometricSignInEnabled)
             if let hint = auth.availabilityHint { Text(hint).font(.footnote).foregroundColor(.secondary) }
         }
         Section("PIN") {

@@ -8,20 +8,31 @@ extension DemoScenario {
     package func attackReplay() async throws -> DemoSection {
         device.willAnswer(.present("owner"))
         try await client.signInWithBiometrics(prompt: "Sign in to Bank")
-        guard let recorded = tap.lastRequest(pathSuffix: Endpoint.signInWithBiometric.path()) else { throw BioAuthError.transport("no sign-in request recorded") }
+        guard let recorded = tap.lastRequest(pathSuffix: Endpoint.signInWithBiometric.path()) else {
+            throw BioAuthError.transport("no sign-in request recorded")
+        }
         let (body, response) = try await tap.replay(recorded)
         let code = RawHTTP.errorCode(body)
         let property = PropertyResult(
-            .replayRefused, held: response.statusCode == 401 && code == ErrorCode.challengeInvalid.rawValue,
-            "replay answered \(response.statusCode) \(code ?? "(no error code)")")
-        return section(.attack, 3, "Replay: the recorded sign-in request, sent again", """
+            .replayRefused,
+            held: response.statusCode == 401 && code == ErrorCode.challengeInvalid.rawValue,
+            "replay answered \(response.statusCode) \(code ?? "(no error code)")"
+        )
+        return section(
+            .attack,
+            3,
+            "Replay: the recorded sign-in request, sent again",
+            """
             Alice signs in with Face ID while the attacker records the traffic, then sends her \
             signed request again, byte for byte. The server consumed the challenge atomically on \
             first use, so the same signature now points at nothing: refused, and no session.
-            """, events: [
+            """,
+            events: [
                 "Alice signs in with Face ID (recorded)",
                 "attacker replays POST /v1/sessions/biometric → \(response.statusCode) \(code ?? "")",
-            ], properties: [property])
+            ],
+            properties: [property]
+        )
     }
 
     /// Attack 4: a signed answer that arrives after its challenge expired.
@@ -39,17 +50,26 @@ extension DemoScenario {
         device.willAnswer(.present("owner"))
         let error = await caught { try await client.signInWithBiometrics(prompt: "Sign in to Bank") }
         let property = PropertyResult(
-            .expiredChallengeRefused, held: error?.serverCode == .challengeInvalid && error?.rejection?.status == 401,
-            "a signature sent \(Int(lifetime) + 1) s after its challenge was issued → \(error.brief)")
-        return section(.attack, 4, title, """
+            .expiredChallengeRefused,
+            held: error?.serverCode == .challengeInvalid && error?.rejection?.status == 401,
+            "a signature sent \(Int(lifetime) + 1) s after its challenge was issued → \(error.brief)"
+        )
+        return section(
+            .attack,
+            4,
+            title,
+            """
             A correctly signed answer is held back (by a slow network or an attacker who hopes \
             to use it later) past the challenge's lifetime of \(Int(lifetime)) s; the demo moves \
             the server's clock instead of waiting. The server refuses it: a challenge is good \
             for one answer, within its lifetime, for one ceremony, registration and relying party.
-            """, events: [
+            """,
+            events: [
                 "Face ID → match → the key signs the challenge",
                 "request held; server clock moved forward \(Int(lifetime) + 1) s",
                 "POST /v1/sessions/biometric → \(error.brief)",
-            ], properties: [property])
+            ],
+            properties: [property]
+        )
     }
 }

@@ -23,25 +23,37 @@ extension DemoScenario {
         let hooked = PropertyResult(
             .hookedCallbackYieldsNothing,
             held: hookedAnswer == nil && biometric != nil && restore != nil && storedPIN != nil && noToken,
-            "evaluatePolicy → \(hookedAnswer == nil ? "success (hooked)" : "not hooked"); biometric sign-in: \(biometric.brief); stored token: \(restore.brief); stored PIN: \(storedPIN.brief)")
+            "evaluatePolicy → \(hookedAnswer == nil ? "success (hooked)" : "not hooked"); biometric sign-in: \(biometric.brief); stored token: \(restore.brief); stored PIN: \(storedPIN.brief)"
+        )
         let storage = PropertyResult(
-            .appStorageHoldsNoSecret, held: leaks.isEmpty,
-            leaks.isEmpty ? "\(attacker.readAppStorage().count) readable items; none holds the token, the PIN or the password" : "readable: \(leaks.joined(separator: ", "))")
-        return section(.attack, 1, "Frida hook: evaluatePolicy always says \"success\"", """
+            .appStorageHoldsNoSecret,
+            held: leaks.isEmpty,
+            leaks.isEmpty
+                ? "\(attacker.readAppStorage().count) readable items; none holds the token, the PIN or the password"
+                : "readable: \(leaks.joined(separator: ", "))"
+        )
+        return section(
+            .attack,
+            1,
+            "Frida hook: evaluatePolicy always says \"success\"",
+            """
             The attacker controls the app process on a jailbroken phone and hooks LAContext's \
             evaluatePolicy so it reports success without any match. BioAuth never asks that \
             question to decide anything: the key signs, and the keychain releases the token and \
             the PIN, only after the secure hardware itself saw an enrolled face. The attacker's \
             face does not match, so there is no signature, no token, no session; and the app's \
             readable storage holds nothing secret.
-            """, events: [
+            """,
+            events: [
                 "hook installed: evaluatePolicy(…) → \(hookedAnswer == nil ? "success" : "\(hookedAnswer!)")",
                 "signInWithBiometrics → \(biometric.brief) (a challenge was issued, never signed)",
                 "restoreSession (token behind Face ID) → \(restore.brief)",
                 "signInWithStoredPIN (PIN behind Face ID) → \(storedPIN.brief)",
                 "app holds a session token: \(!noToken)",
                 "attacker reads app storage: \(attacker.readAppStorage().count) unprotected items, secrets found: \(leaks.isEmpty ? "none" : leaks.joined(separator: ", "))",
-            ], properties: [hooked, storage])
+            ],
+            properties: [hooked, storage]
+        )
     }
 
     /// For contrast: an event-based "bad app" on the same hooked phone falls at once.
@@ -57,20 +69,29 @@ extension DemoScenario {
         }
         let readable = stolen.map { device.attacker.storageContains(Data($0.utf8)) } ?? false
         let property = PropertyResult(
-            .eventBasedAppFalls, held: stolen != nil && status == 200 && device.promptCount == prompts,
-            "bad app released its token with \(device.promptCount - prompts) prompts; the server answered \(status) to it")
-        return section(.antiPattern, 2, "⚠ ANTI-PATTERN (for contrast): an event-based app under the same hook", """
+            .eventBasedAppFalls,
+            held: stolen != nil && status == 200 && device.promptCount == prompts,
+            "bad app released its token with \(device.promptCount - prompts) prompts; the server answered \(status) to it"
+        )
+        return section(
+            .antiPattern,
+            2,
+            "⚠ ANTI-PATTERN (for contrast): an event-based app under the same hook",
+            """
             NOT BioAuth. A "bad app" keeps its session token in an unprotected keychain item and \
             reads it when evaluatePolicy returns true. Under the same hook, evaluatePolicy returns \
             true without a face, the app hands over the token, and the attacker is signed in as \
             Alice. (The token is also plainly readable from app storage.) This is why BioAuth \
             trusts only cryptographic results: the hook is real; the design is the defence.
-            """, events: [
+            """,
+            events: [
                 "bad app: token stored with no access control",
                 "attacker opens the bad app: evaluatePolicy → success (hooked), no face needed",
                 "bad app read its token: \(stolen.map(Redaction.abbreviate) ?? "nothing")",
                 "GET /v1/sessions/current with it → \(status)\(status == 200 ? ": the attacker is in" : "")",
                 "token readable straight from app storage: \(readable)",
-            ], properties: [property])
+            ],
+            properties: [property]
+        )
     }
 }

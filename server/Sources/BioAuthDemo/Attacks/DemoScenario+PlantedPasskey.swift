@@ -35,8 +35,13 @@ extension DemoScenario {
                 && after.code == ErrorCode.passkeyUnknown.rawValue && oldToken == 401 && oneTime == nil && changed == nil && back == nil,
             "planted passkey → \(added), signs in → \(before.status); recovery revoked \(recovery.revoked.passkeys) passkey(s) and "
                 + "\(recovery.revoked.sessions) session(s); the planted passkey then → \(after.status) \(after.code ?? ""); "
-                + "Alice: one-time password → \(oneTime.brief), new password → \(changed.brief), signs in → \(back.brief)")
-        return section(.attack, 12, title, """
+                + "Alice: one-time password → \(oneTime.brief), new password → \(changed.brief), signs in → \(back.brief)"
+        )
+        return section(
+            .attack,
+            12,
+            title,
+            """
             A thief read a fresh token of Alice's and, within its five-minute step-up window, \
             added a passkey of their own: a way back in that outlives the token. Alice notices \
             and calls the support desk, whose `bioauth admin recover` ends every session and, in \
@@ -44,32 +49,42 @@ extension DemoScenario {
             passkeys), unlocks her factors and sets a one-time password. The planted passkey is \
             now unknown. The one-time password signs in once, to a session that can only set a \
             new password.
-            """, events: [
+            """,
+            events: [
                 "attacker, with Alice's fresh token \(Redaction.abbreviate(stolen)): adds a passkey → \(added); it signs in → \(before.status)",
                 "support desk: bioauth admin recover \(username) → ended \(recovery.revoked.sessions) session(s), revoked "
                     + "\(recovery.revoked.passkeys) passkey(s), \(recovery.revoked.biometricKeys) biometric key(s), \(recovery.revoked.pinKeys) PIN key(s)",
                 "the planted passkey signs in → \(after.status) \(after.code ?? ""); the stolen token → \(oldToken)",
                 "Alice: the one-time password (••••) → \(oneTime.brief); sets a new password → \(changed.brief); signs in with it → \(back.brief)",
-            ], properties: [property])
+            ],
+            properties: [property]
+        )
     }
 
     /// Adds a passkey made by `authenticator` to the account of `token`; the answer's status.
     private func addPasskey(_ authenticator: SoftwareAuthenticator, token: String) async throws -> Int {
         let options = try await http.call(.createPasskeyRegistrationOptions, token: token).body
         let ceremony = try JSONSerialization.jsonObject(with: options) as? [String: Any] ?? [:]
-        let publicKey = try JSONDecoder().decode(PublicKeyCredentialCreationOptionsJSON.self,
-                                                 from: JSONSerialization.data(withJSONObject: ceremony["public_key"] ?? [:]))
+        let publicKey = try JSONDecoder().decode(
+            PublicKeyCredentialCreationOptionsJSON.self,
+            from: JSONSerialization.data(withJSONObject: ceremony["public_key"] ?? [:])
+        )
         let credential = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try authenticator.register(publicKey)))
-        return try await http.call(.registerPasskey, object: ["ceremony_id": ceremony["ceremony_id"] ?? "", "credential": credential, "label": "planted"],
-                                   token: token).status
+        return try await http.call(
+            .registerPasskey,
+            object: ["ceremony_id": ceremony["ceremony_id"] ?? "", "credential": credential, "label": "planted"],
+            token: token
+        ).status
     }
 
     /// A discoverable passkey sign-in with `authenticator`'s newest credential: status and error code.
     private func passkeySignIn(_ authenticator: SoftwareAuthenticator) async throws -> (status: Int, code: String?) {
         let options = try await http.call(.createPasskeyAuthenticationOptions, object: [:]).body
         let ceremony = try JSONSerialization.jsonObject(with: options) as? [String: Any] ?? [:]
-        let publicKey = try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self,
-                                                 from: JSONSerialization.data(withJSONObject: ceremony["public_key"] ?? [:]))
+        let publicKey = try JSONDecoder().decode(
+            PublicKeyCredentialRequestOptionsJSON.self,
+            from: JSONSerialization.data(withJSONObject: ceremony["public_key"] ?? [:])
+        )
         let credential = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try authenticator.authenticate(publicKey)))
         let answer = try await http.call(.signInWithPasskey, object: ["ceremony_id": ceremony["ceremony_id"] ?? "", "credential": credential])
         return (answer.status, RawHTTP.errorCode(answer.body))

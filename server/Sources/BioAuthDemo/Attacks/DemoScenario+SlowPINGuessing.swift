@@ -35,10 +35,15 @@ extension DemoScenario {
             .slowPINGuessingLocked,
             held: last?.serverCode == .pinLocked && guesses == 15 && right?.serverCode == .pinLocked && unlocked == nil,
             "\(guesses) wrong PINs over \(quarterHours) quarter hours, then \(last.brief); the right PIN → \(right.brief); "
-                + "after Alice's password sign-in, her PIN → \(unlocked.brief)")
+                + "after Alice's password sign-in, her PIN → \(unlocked.brief)"
+        )
         events.append("the right PIN now → \(right.brief)")
         events.append("Alice signs in with her password; her PIN then → \(unlocked.brief)")
-        return section(.attack, 11, title, """
+        return section(
+            .attack,
+            11,
+            title,
+            """
             The attacker holds Alice's phone and guesses her PIN slowly: four tries, then a rest, \
             so that no five failures ever fall inside one quarter hour. A lockout that forgot a \
             run after a quiet quarter hour would let that go on for ever (about 384 guesses a \
@@ -46,6 +51,9 @@ extension DemoScenario {
             every fifth failure locks the PIN, each lock in a row twice as long as the one \
             before, and the third holds until a password sign-in. Fifteen guesses in all, of a \
             million six-digit PINs.
-            """, events: events, properties: [property])
+            """,
+            events: events,
+            properties: [property]
+        )
     }
 }

@@ -21,10 +21,14 @@ extension DemoScenario {
 
         let attackerKey = SoftwareDeviceKey.es256().publicKey()
         let attempts: [(String, Endpoint, [String: String])] = [
-            ("register the attacker's key", .startRegistration,
-             ["algorithm": "ES256", "public_key": Base64URL.encode(attackerKey), "label": "attacker"]),
-            ("move the PIN to the attacker's key", .setPin,
-             ["pin": "58213", "algorithm": "ES256", "public_key": Base64URL.encode(SoftwareDeviceKey.es256().publicKey())]),
+            (
+                "register the attacker's key", .startRegistration,
+                ["algorithm": "ES256", "public_key": Base64URL.encode(attackerKey), "label": "attacker"]
+            ),
+            (
+                "move the PIN to the attacker's key", .setPin,
+                ["pin": "58213", "algorithm": "ES256", "public_key": Base64URL.encode(SoftwareDeviceKey.es256().publicKey())]
+            ),
             ("change the password", .changePassword, ["current_password": "a guess!", "new_password": "attacker's password"]),
             ("re-authenticate with a guessed password", .reauthenticate, ["password": "a guess!"]),
         ]
@@ -39,14 +43,20 @@ extension DemoScenario {
         let phoneToken = await client.sessionToken
         let phone = try await http.call(.getCurrentSession, token: phoneToken).status
 
-        let refused = answers.prefix(3).allSatisfy { $0.1 == 403 && $0.2 == ErrorCode.reauthenticationRequired.rawValue }
+        let refused =
+            answers.prefix(3).allSatisfy { $0.1 == 403 && $0.2 == ErrorCode.reauthenticationRequired.rawValue }
             && answers[3].1 == 401 && answers[3].2 == ErrorCode.invalidCredentials.rawValue
         let property = PropertyResult(
             .stolenTokenCannotPersist,
             held: refused && afterSignOut.status == 401 && phone == 200,
             answers.map { "\($0.0) → \($0.1) \($0.2 ?? "")" }.joined(separator: "; ")
-                + "; after signOutEverywhereElse the stolen token → \(afterSignOut.status), Alice's phone → \(phone)")
-        return section(.attack, 10, title, """
+                + "; after signOutEverywhereElse the stolen token → \(afterSignOut.status), Alice's phone → \(phone)"
+        )
+        return section(
+            .attack,
+            10,
+            title,
+            """
             The attacker has a live token of Alice's (read from another device's memory, or a \
             log) and wants a way back in that outlives it. Registering a device key, setting a \
             PIN and changing the password all need a recent primary authentication: the \
@@ -56,11 +66,14 @@ extension DemoScenario {
             read the account until it ends (and, inside those 5 minutes of the owner's own \
             sign-in, more: see docs/SECURITY.md). Alice ends it from her phone with "sign out \
             everywhere else".
-            """, events: [
-                "attacker holds \(Redaction.abbreviate(stolen)); server clock moved 6 minutes past its sign-in",
+            """,
+            events: [
+                "attacker holds \(Redaction.abbreviate(stolen)); server clock moved 6 minutes past its sign-in"
             ] + answers.map { "with the stolen token: \($0.0) → \($0.1) \($0.2 ?? "")" } + [
                 "what it can still do: GET /v1/sessions → \(readable) (read the account; the honest limit)",
                 "Alice's phone: signOutEverywhereElse() → the stolen token now → \(afterSignOut.status); her own session → \(phone)",
-            ], properties: [property])
+            ],
+            properties: [property]
+        )
     }
 }

@@ -35,14 +35,18 @@ struct StolenDatabase {
         let connection = try await SQLiteConnection.open(storage: .file(path: folder.appendingPathComponent("stolen.sqlite").path), logger: logger)
         do {
             let db = connection.sql()
-            let accounts = try await db.raw("""
+            let accounts = try await db.raw(
+                """
                 SELECT u.username AS username, u.password_hash AS password_hash,
                        EXISTS (SELECT 1 FROM registrations r WHERE r.user_id = u.id AND r.pin_hash IS NOT NULL) AS has_pin
                 FROM users u
-                """).all().map { row in
-                Account(username: try row.decode(column: "username", as: String.self),
-                        passwordHash: try row.decode(column: "password_hash", as: String.self),
-                        hasPIN: try row.decode(column: "has_pin", as: Int.self) != 0)
+                """
+            ).all().map { row in
+                Account(
+                    username: try row.decode(column: "username", as: String.self),
+                    passwordHash: try row.decode(column: "password_hash", as: String.self),
+                    hasPIN: try row.decode(column: "has_pin", as: Int.self) != 0
+                )
             }
             let sessions = try await db.raw("SELECT id, token_hash FROM sessions").all().map { row in
                 Session(id: try row.decode(column: "id", as: String.self), tokenHash: try row.decode(column: "token_hash", as: Data.self))

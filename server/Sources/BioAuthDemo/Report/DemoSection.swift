@@ -34,8 +34,14 @@ package struct DemoSection: Codable, Sendable, Equatable {
 
     /// Creates a section.
     package init(
-        kind: Kind, number: Int, title: String, explanation: String, events: [String] = [], wire: [WireExchange] = [],
-        properties: [PropertyResult] = [], skippedBecause: String? = nil
+        kind: Kind,
+        number: Int,
+        title: String,
+        explanation: String,
+        events: [String] = [],
+        wire: [WireExchange] = [],
+        properties: [PropertyResult] = [],
+        skippedBecause: String? = nil
     ) {
         self.kind = kind
         self.number = number
@@ -50,8 +56,14 @@ package struct DemoSection: Codable, Sendable, Equatable {
     /// An attack that could not run against this target: its one property is skipped, and the
     /// explanation says why.
     static func skippedAttack(number: Int, title: String, property: SecurityProperty, because reason: String) -> DemoSection {
-        DemoSection(kind: .attack, number: number, title: title, explanation: "Skipped: this attack \(reason).",
-                    properties: [.skipped(property, because: reason)], skippedBecause: reason)
+        DemoSection(
+            kind: .attack,
+            number: number,
+            title: title,
+            explanation: "Skipped: this attack \(reason).",
+            properties: [.skipped(property, because: reason)],
+            skippedBecause: reason
+        )
     }
 
     /// The result for `property`, if this section checked it.

@@ -16,28 +16,36 @@ package enum DemoRunner {
 
     static var stages: [Stage] {
         [
-        Stage(kind: .step, number: 1, title: "Alice opens the app", guards: [.resultBasedSignIn]) { try await $0.step1OpenApp() },
-        Stage(kind: .step, number: 2, title: "She types her credentials", guards: [.resultBasedSignIn]) { $0.step2EnterPassword() },
-        Stage(kind: .step, number: 3, title: "The app sends them", guards: [.resultBasedSignIn]) { try await $0.step3SendCredentials() },
-        Stage(kind: .step, number: 4, title: "The server issues a token", guards: [.resultBasedSignIn]) { await $0.step4SessionToken() },
-        Stage(kind: .step, number: 5, title: "The app offers Face ID", guards: [.resultBasedSignIn]) { await $0.step5OfferBiometrics() },
-        Stage(kind: .step, number: 6, title: "Face ID is set up", guards: [.resultBasedSignIn]) { try await $0.step6EnableBiometrics() },
-        Stage(kind: .step, number: 7, title: "Alice uses the app", guards: [.resultBasedSignIn]) { try await $0.step7UseApp() },
-        Stage(kind: .step, number: 8, title: "Next launch", guards: [.resultBasedSignIn]) { await $0.step8Relaunch() },
-        Stage(kind: .step, number: 9, title: "Face ID signs her in", guards: [.resultBasedSignIn]) { try await $0.step9SignInWithBiometrics() },
-        Stage(kind: .step, number: 10, title: "The token comes out of secure storage", guards: [.resultBasedSignIn]) { try await $0.step10RestoreToken() },
-        Stage(kind: .attack, number: 1, title: "Frida hook", guards: [.hookedCallbackYieldsNothing, .appStorageHoldsNoSecret]) { try await $0.attackHookedEvaluatePolicy() },
-        Stage(kind: .antiPattern, number: 2, title: "Anti-pattern", guards: [.eventBasedAppFalls]) { try await $0.antiPatternEventBasedApp() },
-        Stage(kind: .attack, number: 3, title: "Replay", guards: [.replayRefused]) { try await $0.attackReplay() },
-        Stage(kind: .attack, number: 4, title: "Expired challenge", guards: [.expiredChallengeRefused]) { try await $0.attackExpiredChallenge() },
-        Stage(kind: .attack, number: 5, title: "Stolen database", guards: [.stolenDatabaseUseless]) { try await $0.attackStolenDatabase() },
-        Stage(kind: .attack, number: 6, title: "Enrollment change", guards: [.enrollmentChangeRevokes]) { try await $0.attackEnrollmentChange() },
-        Stage(kind: .attack, number: 7, title: "Passcode removed", guards: [.passcodeRemovalDeletesItems]) { try await $0.attackPasscodeRemoved() },
-        Stage(kind: .attack, number: 8, title: "PIN spraying", guards: [.pinSprayingFails]) { try await $0.attackPINSpraying() },
-        Stage(kind: .attack, number: 9, title: "PIN guessing", guards: [.pinBruteForceLocked]) { try await $0.attackPINBruteForce() },
-        Stage(kind: .attack, number: 10, title: "Stolen token", guards: [.stolenTokenCannotPersist]) { try await $0.attackStolenToken() },
-        Stage(kind: .attack, number: 11, title: "Slow PIN guessing", guards: [.slowPINGuessingLocked]) { try await $0.attackSlowPINGuessing() },
-        Stage(kind: .attack, number: 12, title: "Planted passkey", guards: [.recoveryRevokesPlantedPasskey]) { try await $0.attackPlantedPasskey() },
+            Stage(kind: .step, number: 1, title: "Alice opens the app", guards: [.resultBasedSignIn]) { try await $0.step1OpenApp() },
+            Stage(kind: .step, number: 2, title: "She types her credentials", guards: [.resultBasedSignIn]) { $0.step2EnterPassword() },
+            Stage(kind: .step, number: 3, title: "The app sends them", guards: [.resultBasedSignIn]) { try await $0.step3SendCredentials() },
+            Stage(kind: .step, number: 4, title: "The server issues a token", guards: [.resultBasedSignIn]) { await $0.step4SessionToken() },
+            Stage(kind: .step, number: 5, title: "The app offers Face ID", guards: [.resultBasedSignIn]) { await $0.step5OfferBiometrics() },
+            Stage(kind: .step, number: 6, title: "Face ID is set up", guards: [.resultBasedSignIn]) { try await $0.step6EnableBiometrics() },
+            Stage(kind: .step, number: 7, title: "Alice uses the app", guards: [.resultBasedSignIn]) { try await $0.step7UseApp() },
+            Stage(kind: .step, number: 8, title: "Next launch", guards: [.resultBasedSignIn]) { await $0.step8Relaunch() },
+            Stage(kind: .step, number: 9, title: "Face ID signs her in", guards: [.resultBasedSignIn]) { try await $0.step9SignInWithBiometrics() },
+            Stage(kind: .step, number: 10, title: "The token comes out of secure storage", guards: [.resultBasedSignIn]) {
+                try await $0.step10RestoreToken()
+            },
+            Stage(kind: .attack, number: 1, title: "Frida hook", guards: [.hookedCallbackYieldsNothing, .appStorageHoldsNoSecret]) {
+                try await $0.attackHookedEvaluatePolicy()
+            },
+            Stage(kind: .antiPattern, number: 2, title: "Anti-pattern", guards: [.eventBasedAppFalls]) { try await $0.antiPatternEventBasedApp() },
+            Stage(kind: .attack, number: 3, title: "Replay", guards: [.replayRefused]) { try await $0.attackReplay() },
+            Stage(kind: .attack, number: 4, title: "Expired challenge", guards: [.expiredChallengeRefused]) { try await $0.attackExpiredChallenge() },
+            Stage(kind: .attack, number: 5, title: "Stolen database", guards: [.stolenDatabaseUseless]) { try await $0.attackStolenDatabase() },
+            Stage(kind: .attack, number: 6, title: "Enrollment change", guards: [.enrollmentChangeRevokes]) { try await $0.attackEnrollmentChange() },
+            Stage(kind: .attack, number: 7, title: "Passcode removed", guards: [.passcodeRemovalDeletesItems]) {
+                try await $0.attackPasscodeRemoved()
+            },
+            Stage(kind: .attack, number: 8, title: "PIN spraying", guards: [.pinSprayingFails]) { try await $0.attackPINSpraying() },
+            Stage(kind: .attack, number: 9, title: "PIN guessing", guards: [.pinBruteForceLocked]) { try await $0.attackPINBruteForce() },
+            Stage(kind: .attack, number: 10, title: "Stolen token", guards: [.stolenTokenCannotPersist]) { try await $0.attackStolenToken() },
+            Stage(kind: .attack, number: 11, title: "Slow PIN guessing", guards: [.slowPINGuessingLocked]) { try await $0.attackSlowPINGuessing() },
+            Stage(kind: .attack, number: 12, title: "Planted passkey", guards: [.recoveryRevokesPlantedPasskey]) {
+                try await $0.attackPlantedPasskey()
+            },
         ]
     }
 
@@ -52,15 +60,27 @@ package enum DemoRunner {
         for stage in stages {
             var section: DemoSection
             if let stopped {
-                section = DemoSection(kind: stage.kind, number: stage.number, title: stage.title, explanation: "Not run: \(stopped).",
-                                      properties: stage.guards.map { PropertyResult($0, held: false, "not run: \(stopped)") }, skippedBecause: stopped)
+                section = DemoSection(
+                    kind: stage.kind,
+                    number: stage.number,
+                    title: stage.title,
+                    explanation: "Not run: \(stopped).",
+                    properties: stage.guards.map { PropertyResult($0, held: false, "not run: \(stopped)") },
+                    skippedBecause: stopped
+                )
             } else {
                 do {
                     section = try await stage.run(scenario)
                 } catch {
                     let why = "\(error)"
-                    section = DemoSection(kind: stage.kind, number: stage.number, title: stage.title, explanation: "Failed unexpectedly: \(why)",
-                                          wire: scenario.tap.drain(), properties: stage.guards.map { PropertyResult($0, held: false, "failed: \(why)") })
+                    section = DemoSection(
+                        kind: stage.kind,
+                        number: stage.number,
+                        title: stage.title,
+                        explanation: "Failed unexpectedly: \(why)",
+                        wire: scenario.tap.drain(),
+                        properties: stage.guards.map { PropertyResult($0, held: false, "failed: \(why)") }
+                    )
                     if stage.kind == .step { stopped = "step \(stage.number) failed" }
                 }
             }

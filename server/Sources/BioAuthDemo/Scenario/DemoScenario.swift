@@ -37,8 +37,14 @@ package final class DemoScenario {
 
     static func makeClient(target: DemoTarget, device: SimulatedDevice, tap: WireTap) -> BioAuthClient {
         BioAuthClient(
-            configuration: BioAuthConfiguration(serverURL: target.baseURL, relyingPartyID: target.relyingPartyID, keychainService: "com.example.bank"),
-            device: device.backends, transport: tap)
+            configuration: BioAuthConfiguration(
+                serverURL: target.baseURL,
+                relyingPartyID: target.relyingPartyID,
+                keychainService: "com.example.bank"
+            ),
+            device: device.backends,
+            transport: tap
+        )
     }
 
     /// The app is killed and launched again: a new client on the same phone.
@@ -51,8 +57,12 @@ package final class DemoScenario {
 
     /// A section holding the exchanges recorded since the last one.
     func section(
-        _ kind: DemoSection.Kind, _ number: Int, _ title: String, _ explanation: String,
-        events: [String] = [], properties: [PropertyResult] = []
+        _ kind: DemoSection.Kind,
+        _ number: Int,
+        _ title: String,
+        _ explanation: String,
+        events: [String] = [],
+        properties: [PropertyResult] = []
     ) -> DemoSection {
         DemoSection(kind: kind, number: number, title: title, explanation: explanation, events: events, wire: tap.drain(), properties: properties)
     }
@@ -64,7 +74,6 @@ package final class DemoScenario {
         return (value, device.promptCount - before)
     }
 }
-
 
 extension Optional where Wrapped == BioAuthError {
     /// `succeeded` or the error in short words (`biometryChanged`, `server 401 challenge_invalid`).

@@ -1,5 +1,6 @@
 import BioAuthKit
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,8 @@ struct RawHTTP: Sendable {
     /// Calls `endpoint` (with `id` where its path has one), sending `json` (if any) with `token`
     /// (if any); returns the status and body.
     @discardableResult
-    func call(_ endpoint: Endpoint, id: String? = nil, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
+    func call(_ endpoint: Endpoint, id: String? = nil, json: [String: String]? = nil, token: String? = nil) async throws -> (status: Int, body: Data)
+    {
         try await call(endpoint, id: id, object: json, token: token)
     }
 

@@ -16,7 +16,9 @@ package enum Redaction {
 
     /// A URL path with every long segment (an id) abbreviated.
     package static func abbreviatePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { $0.count > 16 ? abbreviate(String($0)) : String($0) }.joined(separator: "/")
+        path.split(separator: "/", omittingEmptySubsequences: false).map { $0.count > 16 ? abbreviate(String($0)) : String($0) }.joined(
+            separator: "/"
+        )
     }
 
     /// Keys whose values are never shown, not even abbreviated.

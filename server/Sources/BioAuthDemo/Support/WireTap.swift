@@ -1,6 +1,7 @@
 import BioAuthKit
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -73,8 +74,13 @@ package final class WireTap: HTTPTransport, @unchecked Sendable {
     private func record(_ request: URLRequest, status: Int, body: Data?) {
         let bearer = request.value(forHTTPHeaderField: "Authorization").map { Redaction.abbreviate(String($0.dropFirst("Bearer ".count))) }
         let exchange = WireExchange(
-            method: request.httpMethod ?? "GET", path: Redaction.abbreviatePath(request.url?.path ?? "?"), bearer: bearer,
-            request: Redaction.summarize(request.httpBody), status: status, response: Redaction.summarize(body))
+            method: request.httpMethod ?? "GET",
+            path: Redaction.abbreviatePath(request.url?.path ?? "?"),
+            bearer: bearer,
+            request: Redaction.summarize(request.httpBody),
+            status: status,
+            response: Redaction.summarize(body)
+        )
         let token = body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["session_token"] as? String
         state.withLock { state in
             state.exchanges.append(exchange)

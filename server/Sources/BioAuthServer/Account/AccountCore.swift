@@ -49,8 +49,12 @@ struct AccountCore: Sendable {
     /// spends `challenge` (a PIN key's, whose signature verified) and counts the attempt. Throws the
     /// lock when the factor is locked (the challenge is spent all the same).
     func reserve(
-        _ factor: LockoutPolicy.Factor, usernameKey: String, subject: AuditLog.Subject, event: AuditEvent.Kind,
-        registrationID: String? = nil, spending challenge: AuthenticationChallenge? = nil
+        _ factor: LockoutPolicy.Factor,
+        usernameKey: String,
+        subject: AuditLog.Subject,
+        event: AuditEvent.Kind,
+        registrationID: String? = nil,
+        spending challenge: AuthenticationChallenge? = nil
     ) async throws -> LockoutPolicy.Attempt {
         let now = time.now()
         let lockouts = self.lockouts
@@ -97,7 +101,10 @@ struct AccountCore: Sendable {
             let issued = NewSession.make(
                 userID: proof.userID ?? "",
                 authentication: .init(method: proof.factor, registrationID: proof.credential.registrationID, passkeyID: proof.credential.passkeyID),
-                minutes: minutes, now: now, stepUpAt: stepsUp ? now : nil)
+                minutes: minutes,
+                now: now,
+                stepUpAt: stepsUp ? now : nil
+            )
             token = issued.token
             target = .newSession(issued.session, tokenDigest: issued.token.digest)
             event = proof.signInEvent
@@ -108,13 +115,22 @@ struct AccountCore: Sendable {
             event = .sessionReauthenticated
         }
         let completion = SignInCompletion(
-            now: now, factor: proof.factor, userID: proof.userID, epoch: proof.epoch, holds: proof.holds, challenge: proof.challenge,
+            now: now,
+            factor: proof.factor,
+            userID: proof.userID,
+            epoch: proof.epoch,
+            holds: proof.holds,
+            challenge: proof.challenge,
             credential: proof.credential,
-            failure: .init(subject: proof.failureSubject, event: event,
-                           lock: proof.attempt.flatMap { attempt in lockouts.lock(after: attempt).map { (attempt, $0) } },
-                           recordedEvent: proof.failureEvent),
+            failure: .init(
+                subject: proof.failureSubject,
+                event: event,
+                lock: proof.attempt.flatMap { attempt in lockouts.lock(after: attempt).map { (attempt, $0) } },
+                recordedEvent: proof.failureEvent
+            ),
             success: .init(purpose: target, event: event, clears: LockoutPolicy.cleared(bySuccessOf: proof.factor), stepsUp: stepsUp),
-            lockClock: clock)
+            lockClock: clock
+        )
         switch try await completion.run(on: database) {
         case .completed(let user, let session):
             return Completed(user: user, session: session, token: token?.text)
@@ -126,7 +142,10 @@ struct AccountCore: Sendable {
         case .stale:
             throw proof.stale
         case .passwordChangeRequired:
-            throw Rejection(.passwordChangeRequired, "This account waits for a new password: sign in with the one-time password the support desk gave you.")
+            throw Rejection(
+                .passwordChangeRequired,
+                "This account waits for a new password: sign in with the one-time password the support desk gave you."
+            )
         case .credentialGone:
             throw proof.credentialGone
         case .sessionEnded:

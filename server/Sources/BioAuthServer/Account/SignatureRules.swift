@@ -20,7 +20,8 @@ enum SignatureRules {
     /// The exact bytes the device signed.
     static func message(_ ceremony: Ceremony, relyingPartyID: String, registrationID: String, challenge: Data) throws -> Data {
         do {
-            return try SignedMessage(ceremony: ceremony, relyingPartyID: relyingPartyID, registrationID: registrationID, challenge: challenge).encoded()
+            return try SignedMessage(ceremony: ceremony, relyingPartyID: relyingPartyID, registrationID: registrationID, challenge: challenge)
+                .encoded()
         } catch {
             throw Rejection(.challengeInvalid, "The challenge cannot be answered.")
         }

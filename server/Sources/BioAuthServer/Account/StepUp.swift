@@ -16,9 +16,11 @@ struct StepUp: Sendable {
     /// Throws `403 reauthentication_required` unless the caller proved a strong factor recently enough.
     func require(_ caller: Caller) throws {
         guard let stepUpAt = caller.stepUpAt, time.now().timeIntervalSince(stepUpAt) <= window.timeInterval else {
-            throw Rejection(.reauthenticationRequired,
-                            "This change needs a recent sign-in with the password, a biometric key or a passkey (a PIN is not enough): "
-                                + "re-authenticate with POST /v1/sessions/current/reauthenticate, then try again.")
+            throw Rejection(
+                .reauthenticationRequired,
+                "This change needs a recent sign-in with the password, a biometric key or a passkey (a PIN is not enough): "
+                    + "re-authenticate with POST /v1/sessions/current/reauthenticate, then try again."
+            )
         }
     }
 }

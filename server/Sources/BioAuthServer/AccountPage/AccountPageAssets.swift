@@ -14,7 +14,8 @@ enum AccountPageAssets {
     }
 
     /// The page's policy: its own script and style files only, no inline code, no framing.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// `GET /`.
@@ -50,10 +51,14 @@ enum AccountPageAssets {
 
     /// The answer that serves `asset`, with the page's security and caching headers.
     static func response(_ asset: Asset) -> Response {
-        Response(status: .ok, headers: [
-            .contentType: asset.contentType, .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer", .cacheControl: "no-cache",
-        ], body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: asset.contentType, .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer", .cacheControl: "no-cache",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes))
+        )
     }
 
     /// A script; a browser runs an ES module only when it is served as JavaScript.

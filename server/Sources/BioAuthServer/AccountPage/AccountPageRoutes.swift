@@ -52,10 +52,16 @@ struct AccountPageRoutes {
 
     /// A signed-in browser: the cookie, and the session without its token.
     private func start(
-        _ signedIn: SignInResponse, request: Request, context: BioAuthRequestContext, status: HTTPResponse.Status = .ok
+        _ signedIn: SignInResponse,
+        request: Request,
+        context: BioAuthRequestContext,
+        status: HTTPResponse.Status = .ok
     ) throws -> Response {
         var response = try context.responseEncoder.encode(
-            webSession(user: signedIn.user, session: signedIn.session, token: signedIn.sessionToken), from: request, context: context)
+            webSession(user: signedIn.user, session: signedIn.session, token: signedIn.sessionToken),
+            from: request,
+            context: context
+        )
         response.status = status
         response.setCookie(browser.cookie(for: signedIn.sessionToken, session: signedIn.session, request: request))
         return response
@@ -63,7 +69,12 @@ struct AccountPageRoutes {
 
     /// What the page sees of a session whose token is `token`: never the token, but its CSRF token.
     private func webSession(user: User, session: Session, token: String) -> WebSessionResponse {
-        WebSessionResponse(user: user, session: session, csrfToken: BrowserSession.csrfToken(for: token),
-                           userHandle: Base64URLBytes(PasskeyService.userHandle(user.id)), rpID: rpID)
+        WebSessionResponse(
+            user: user,
+            session: session,
+            csrfToken: BrowserSession.csrfToken(for: token),
+            userHandle: Base64URLBytes(PasskeyService.userHandle(user.id)),
+            rpID: rpID
+        )
     }
 }

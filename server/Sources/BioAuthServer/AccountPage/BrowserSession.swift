@@ -49,8 +49,15 @@ struct BrowserSession: Sendable {
 
     /// The cookie that carries a new session to the browser, for the session's lifetime.
     func cookie(for token: String, session: Session, request: Request) -> Cookie {
-        Cookie(name: Self.cookieName, value: token, maxAge: max(0, Int(session.expiresAt.timeIntervalSince(session.createdAt).rounded(.down))), path: "/",
-               secure: !Self.isLocalPlainHTTP(request), httpOnly: true, sameSite: .strict)
+        Cookie(
+            name: Self.cookieName,
+            value: token,
+            maxAge: max(0, Int(session.expiresAt.timeIntervalSince(session.createdAt).rounded(.down))),
+            path: "/",
+            secure: !Self.isLocalPlainHTTP(request),
+            httpOnly: true,
+            sameSite: .strict
+        )
     }
 
     /// The cookie that ends it in the browser.

@@ -42,12 +42,16 @@ struct DescriptorBudget: Sendable, Equatable {
         let room = limit - reserved
         guard configured > 0 else {
             guard room >= 16 else {
-                throw SettingError("the descriptor limit (\(limit)) leaves no room for client connections beside the \(reserved) the server keeps; raise it (LimitNOFILE= in the systemd unit, ulimit -n), see docs/DEPLOYMENT.md.")
+                throw SettingError(
+                    "the descriptor limit (\(limit)) leaves no room for client connections beside the \(reserved) the server keeps; raise it (LimitNOFILE= in the systemd unit, ulimit -n), see docs/DEPLOYMENT.md."
+                )
             }
             return min(Self.defaultConnections, room)
         }
         guard configured <= room else {
-            throw SettingError("--max-connections \(configured) needs \(configured + reserved) file descriptors, and the limit is \(limit); raise it (LimitNOFILE= in the systemd unit, ulimit -n) or lower --max-connections to \(max(0, room)), see docs/DEPLOYMENT.md.")
+            throw SettingError(
+                "--max-connections \(configured) needs \(configured + reserved) file descriptors, and the limit is \(limit); raise it (LimitNOFILE= in the systemd unit, ulimit -n) or lower --max-connections to \(max(0, room)), see docs/DEPLOYMENT.md."
+            )
         }
         return configured
     }

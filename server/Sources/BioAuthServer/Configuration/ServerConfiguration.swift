@@ -134,14 +134,22 @@ extension ServerConfiguration {
 
     /// The lockout policy these settings make.
     var lockoutPolicy: LockoutPolicy {
-        LockoutPolicy(threshold: lockoutThreshold, firstLock: lockoutDuration, longestLock: longestLockout,
-                      passwordMaxFailures: passwordMaxFailures, pinMaxLockouts: pinMaxLockouts)
+        LockoutPolicy(
+            threshold: lockoutThreshold,
+            firstLock: lockoutDuration,
+            longestLock: longestLockout,
+            passwordMaxFailures: passwordMaxFailures,
+            pinMaxLockouts: pinMaxLockouts
+        )
     }
 
     /// The session policy these settings make.
     var sessionPolicy: SessionPolicy {
-        SessionPolicy(defaultMinutes: defaultSessionMinutes, maximumMinutes: maxSessionMinutes,
-                      idleMinutes: sessionIdleMinutes > 0 ? sessionIdleMinutes : nil)
+        SessionPolicy(
+            defaultMinutes: defaultSessionMinutes,
+            maximumMinutes: maxSessionMinutes,
+            idleMinutes: sessionIdleMinutes > 0 ? sessionIdleMinutes : nil
+        )
     }
 
     /// The event loops this configuration runs.

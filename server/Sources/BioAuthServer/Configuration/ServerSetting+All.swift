@@ -12,58 +12,136 @@ extension ServerSetting {
     /// `--metrics-port`.
     package static let metricsPort = integer("metrics-port", \.metricsPort, 0...65_535, "Port of the metrics listener; 0 picks a free one")
     /// `--database`.
-    package static let database = text("database", \.databasePath, "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file")
+    package static let database = text(
+        "database",
+        \.databasePath,
+        "postgres://USER:PASSWORD@HOST:PORT/DATABASE for PostgreSQL, anything else a SQLite file"
+    )
     /// `--database-connections`.
-    package static let databaseConnections = integer("database-connections", \.databaseMaxConnections, 1...1_000, "Most PostgreSQL connections this instance opens")
+    package static let databaseConnections = integer(
+        "database-connections",
+        \.databaseMaxConnections,
+        1...1_000,
+        "Most PostgreSQL connections this instance opens"
+    )
     /// `--database-wait`.
-    package static let databaseWait = duration("database-wait", \.databaseWait, 1...60, in: .seconds,
-                                               "Seconds a request waits for a PostgreSQL connection; then 503 unavailable")
+    package static let databaseWait = duration(
+        "database-wait",
+        \.databaseWait,
+        1...60,
+        in: .seconds,
+        "Seconds a request waits for a PostgreSQL connection; then 503 unavailable"
+    )
     /// `--event-loops`.
-    package static let eventLoops = integer("event-loops", \.eventLoops, 0...256,
-                                            "Threads serving HTTP connections; 0 for half the cores, at least one")
+    package static let eventLoops = integer(
+        "event-loops",
+        \.eventLoops,
+        0...256,
+        "Threads serving HTTP connections; 0 for half the cores, at least one"
+    )
     /// `--relying-party`.
-    package static let relyingParty = text("relying-party", \.relyingPartyID, "Relying-party id signed into every message, 1 to 255 bytes",
-                                           isValid: { !$0.isEmpty && $0.utf8.count <= 255 })
+    package static let relyingParty = text(
+        "relying-party",
+        \.relyingPartyID,
+        "Relying-party id signed into every message, 1 to 255 bytes",
+        isValid: { !$0.isEmpty && $0.utf8.count <= 255 }
+    )
     /// `--challenge-ttl`.
     package static let challengeTTL = duration("challenge-ttl", \.challengeTTL, 1...3_600, in: .seconds, "Challenge lifetime in seconds")
     /// `--session-minutes`.
-    package static let sessionMinutes = integer("session-minutes", \.defaultSessionMinutes, 5...43_200, unit: "minutes",
-                                                "Session lifetime when the client asks for none")
+    package static let sessionMinutes = integer(
+        "session-minutes",
+        \.defaultSessionMinutes,
+        5...43_200,
+        unit: "minutes",
+        "Session lifetime when the client asks for none"
+    )
     /// `--session-max-minutes`.
-    package static let sessionMaxMinutes = integer("session-max-minutes", \.maxSessionMinutes, 5...43_200, unit: "minutes",
-                                                   "Longest session lifetime any sign-in gets; a longer request is cut to it")
+    package static let sessionMaxMinutes = integer(
+        "session-max-minutes",
+        \.maxSessionMinutes,
+        5...43_200,
+        unit: "minutes",
+        "Longest session lifetime any sign-in gets; a longer request is cut to it"
+    )
     /// `--session-idle-minutes`.
-    package static let sessionIdleMinutes = integer("session-idle-minutes", \.sessionIdleMinutes, 0...43_200, unit: "minutes",
-                                                    "Minutes without a request after which a session ends; 0 for no idle timeout")
+    package static let sessionIdleMinutes = integer(
+        "session-idle-minutes",
+        \.sessionIdleMinutes,
+        0...43_200,
+        unit: "minutes",
+        "Minutes without a request after which a session ends; 0 for no idle timeout"
+    )
     /// `--password-cost`.
-    package static let passwordCost = number("password-cost", \.passwordHashCost, 10...16, "bcrypt cost for passwords and PINs",
-                                             store: { UInt8($0) }, show: { Int($0) })
+    package static let passwordCost = number(
+        "password-cost",
+        \.passwordHashCost,
+        10...16,
+        "bcrypt cost for passwords and PINs",
+        store: { UInt8($0) },
+        show: { Int($0) }
+    )
     /// `--max-registrations`.
-    package static let maxRegistrations = integer("max-registrations", \.maxRegistrationsPerUser, 1...1_000, "Registrations (pending and active) per user")
+    package static let maxRegistrations = integer(
+        "max-registrations",
+        \.maxRegistrationsPerUser,
+        1...1_000,
+        "Registrations (pending and active) per user"
+    )
     /// `--max-pending-registrations`.
-    package static let maxPendingRegistrations = integer("max-pending-registrations", \.maxPendingRegistrationsPerUser, 1...1_000,
-                                                         "Unverified registrations per user")
+    package static let maxPendingRegistrations = integer(
+        "max-pending-registrations",
+        \.maxPendingRegistrationsPerUser,
+        1...1_000,
+        "Unverified registrations per user"
+    )
     /// `--challenges-per-minute`.
-    package static let challengesPerMinute = integer("challenges-per-minute", \.challengesPerRegistrationPerMinute, 1...10_000,
-                                                     "Authentication challenges per registration per minute")
+    package static let challengesPerMinute = integer(
+        "challenges-per-minute",
+        \.challengesPerRegistrationPerMinute,
+        1...10_000,
+        "Authentication challenges per registration per minute"
+    )
     /// `--requests-per-minute`.
-    package static let requestsPerMinute = integer("requests-per-minute", \.requestsPerMinutePerAddress, 1...1_000_000,
-                                                   "Requests per client address per minute, per instance")
+    package static let requestsPerMinute = integer(
+        "requests-per-minute",
+        \.requestsPerMinutePerAddress,
+        1...1_000_000,
+        "Requests per client address per minute, per instance"
+    )
     /// `--max-connections`.
-    package static let maxConnections = integer("max-connections", \.maxConnections, 0...1_000_000,
-                                                "Open client connections at most, all addresses together; 0 fits the descriptor limit, at most 4096")
+    package static let maxConnections = integer(
+        "max-connections",
+        \.maxConnections,
+        0...1_000_000,
+        "Open client connections at most, all addresses together; 0 fits the descriptor limit, at most 4096"
+    )
     /// `--max-connections-per-address`.
-    package static let maxConnectionsPerAddress = integer("max-connections-per-address", \.maxConnectionsPerAddress, 1...1_000_000,
-                                                          "Open connections one client address may hold (behind a proxy, the proxy's)")
+    package static let maxConnectionsPerAddress = integer(
+        "max-connections-per-address",
+        \.maxConnectionsPerAddress,
+        1...1_000_000,
+        "Open connections one client address may hold (behind a proxy, the proxy's)"
+    )
     /// `--hash-queue`.
-    package static let hashQueue = integer("hash-queue", \.hashQueue, 0...100_000,
-                                           "Password and PIN checks that may wait for a core; one more is 503 unavailable. 0: four per core")
+    package static let hashQueue = integer(
+        "hash-queue",
+        \.hashQueue,
+        0...100_000,
+        "Password and PIN checks that may wait for a core; one more is 503 unavailable. 0: four per core"
+    )
     /// `--hashes-per-address`.
-    package static let hashesPerAddress = integer("hashes-per-address", \.hashesPerAddress, 1...10_000,
-                                                  "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited")
+    package static let hashesPerAddress = integer(
+        "hashes-per-address",
+        \.hashesPerAddress,
+        1...10_000,
+        "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited"
+    )
     /// `--trust-forwarded-for`.
     package static let trustForwardedFor = ServerSetting(
-        flag: "trust-forwarded-for", summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)", isSwitch: true,
+        flag: "trust-forwarded-for",
+        summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)",
+        isSwitch: true,
         value: { String($0.trustForwardedFor) }
     ) { configuration, text in
         switch text.lowercased() {
@@ -74,62 +152,124 @@ extension ServerSetting {
         return .written
     }
     /// `--request-timeout`.
-    package static let requestTimeout = duration("request-timeout", \.requestTimeout, 1...3_600, in: .seconds,
-        "Seconds a connection may stay silent before it is closed, and the most a request body may take to arrive")
+    package static let requestTimeout = duration(
+        "request-timeout",
+        \.requestTimeout,
+        1...3_600,
+        in: .seconds,
+        "Seconds a connection may stay silent before it is closed, and the most a request body may take to arrive"
+    )
     /// `--max-header-bytes`.
     package static let maxHeaderBytes = integer("max-header-bytes", \.maxHeaderBytes, 1_024...1_048_576, unit: "bytes", "Largest request head")
     /// `--purge-interval`.
     package static let purgeInterval = duration("purge-interval", \.purgeInterval, 1...86_400, in: .seconds, "Seconds between purges of expired rows")
     /// `--session-retention-days`.
-    package static let sessionRetentionDays = duration("session-retention-days", \.expiredSessionRetention, 0...3_650, in: .days,
-                                                       "How long expired and revoked sessions are kept before the purge")
+    package static let sessionRetentionDays = duration(
+        "session-retention-days",
+        \.expiredSessionRetention,
+        0...3_650,
+        in: .days,
+        "How long expired and revoked sessions are kept before the purge"
+    )
     /// `--audit-retention-days`.
-    package static let auditRetentionDays = duration("audit-retention-days", \.auditRetention, 1...3_650, in: .days,
-                                                     "How long audit events are kept before the purge")
+    package static let auditRetentionDays = duration(
+        "audit-retention-days",
+        \.auditRetention,
+        1...3_650,
+        in: .days,
+        "How long audit events are kept before the purge"
+    )
     /// `--lockout-threshold`.
-    package static let lockoutThreshold = integer("lockout-threshold", \.lockoutThreshold, 1...100,
-                                                  "Consecutive failures of the password or a PIN that lock it, each time")
+    package static let lockoutThreshold = integer(
+        "lockout-threshold",
+        \.lockoutThreshold,
+        1...100,
+        "Consecutive failures of the password or a PIN that lock it, each time"
+    )
     /// `--lockout-minutes`.
-    package static let lockoutMinutes = duration("lockout-minutes", \.lockoutDuration, 1...1_440, in: .minutes,
-                                                 "How long the first lock lasts; each further lock in a row lasts twice as long")
+    package static let lockoutMinutes = duration(
+        "lockout-minutes",
+        \.lockoutDuration,
+        1...1_440,
+        in: .minutes,
+        "How long the first lock lasts; each further lock in a row lasts twice as long"
+    )
     /// `--lockout-max-minutes`.
-    package static let lockoutMaxMinutes = duration("lockout-max-minutes", \.longestLockout, 1...43_200, in: .minutes,
-                                                    "The longest a timed lock lasts")
+    package static let lockoutMaxMinutes = duration(
+        "lockout-max-minutes",
+        \.longestLockout,
+        1...43_200,
+        in: .minutes,
+        "The longest a timed lock lasts"
+    )
     /// `--password-max-failures`.
-    package static let passwordMaxFailures = integer("password-max-failures", \.passwordMaxFailures, 1...100,
-        "Consecutive password failures after which the password stays locked until an operator unlocks it (NIST SP 800-63B: at most 100)")
+    package static let passwordMaxFailures = integer(
+        "password-max-failures",
+        \.passwordMaxFailures,
+        1...100,
+        "Consecutive password failures after which the password stays locked until an operator unlocks it (NIST SP 800-63B: at most 100)"
+    )
     /// `--pin-max-lockouts`.
-    package static let pinMaxLockouts = integer("pin-max-lockouts", \.pinMaxLockouts, 1...10,
-                                                "PIN locks in a row after which only a password sign-in unlocks the PIN")
+    package static let pinMaxLockouts = integer(
+        "pin-max-lockouts",
+        \.pinMaxLockouts,
+        1...10,
+        "PIN locks in a row after which only a password sign-in unlocks the PIN"
+    )
     /// `--one-time-password-hours`, a setting of `bioauth admin` (which sets the password and its expiry).
     package static let oneTimePasswordHours = ServerSetting.number(
-        "one-time-password-hours", \.oneTimePasswordLifetime, 1...720, unit: "hours",
+        "one-time-password-hours",
+        \.oneTimePasswordLifetime,
+        1...720,
+        unit: "hours",
         "How long a one-time password set by bioauth admin may sign in (once)",
-        store: { .seconds($0 * 3_600) }, show: { Int($0.components.seconds) / 3_600 })
+        store: { .seconds($0 * 3_600) },
+        show: { Int($0.components.seconds) / 3_600 }
+    )
     /// `--step-up-minutes`.
-    package static let stepUpMinutes = duration("step-up-minutes", \.stepUpWindow, 1...60, in: .minutes,
-        "How recent a sign-in or re-authentication with the password, a biometric key or a passkey must be to add a device key, a passkey or a PIN, or to change the password")
+    package static let stepUpMinutes = duration(
+        "step-up-minutes",
+        \.stepUpWindow,
+        1...60,
+        in: .minutes,
+        "How recent a sign-in or re-authentication with the password, a biometric key or a passkey must be to add a device key, a passkey or a PIN, or to change the password"
+    )
     /// `--pin-key-file`.
     package static let pinKeyFile = ServerSetting(
-        flag: "pin-key-file", summary: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
-        defaultText: "beside a SQLite database, its path + .pin-key, created at first start", value: { $0.pinKeyFile }
+        flag: "pin-key-file",
+        summary: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
+        defaultText: "beside a SQLite database, its path + .pin-key, created at first start",
+        value: { $0.pinKeyFile }
     ) { configuration, text in
         configuration.pinKeyFile = text
         return .written
     }
     /// `--relying-party-name`.
-    package static let relyingPartyName = text("relying-party-name", \.relyingPartyName, "The relying party's name in passkey prompts",
-                                               isValid: { !$0.isEmpty && $0.utf8.count <= 64 })
+    package static let relyingPartyName = text(
+        "relying-party-name",
+        \.relyingPartyName,
+        "The relying party's name in passkey prompts",
+        isValid: { !$0.isEmpty && $0.utf8.count <= 64 }
+    )
     /// `--webauthn-origin`, repeatable.
-    package static let webAuthnOrigin = list("webauthn-origin", \.webAuthnOrigins,
+    package static let webAuthnOrigin = list(
+        "webauthn-origin",
+        \.webAuthnOrigins,
         "An origin passkey ceremonies and browser sessions may come from (repeat it, or commas in the variable); default https://RELYING-PARTY, and http://localhost:PORT for localhost",
-        defaultText: "https://RELYING-PARTY (and http://localhost:PORT for localhost)", isValid: Self.isOrigin)
+        defaultText: "https://RELYING-PARTY (and http://localhost:PORT for localhost)",
+        isValid: Self.isOrigin
+    )
     /// `--webauthn-top-origin`, repeatable.
-    package static let webAuthnTopOrigin = list("webauthn-top-origin", \.webAuthnTopOrigins,
-        "A top-level origin allowed to embed a passkey ceremony in a cross-origin iframe (repeatable); none by default", isValid: Self.isOrigin)
+    package static let webAuthnTopOrigin = list(
+        "webauthn-top-origin",
+        \.webAuthnTopOrigins,
+        "A top-level origin allowed to embed a passkey ceremony in a cross-origin iframe (repeatable); none by default",
+        isValid: Self.isOrigin
+    )
     /// `--webauthn-user-verification`.
     package static let webAuthnUserVerification = ServerSetting(
-        flag: "webauthn-user-verification", summary: "required (a passkey must verify its user) or preferred",
+        flag: "webauthn-user-verification",
+        summary: "required (a passkey must verify its user) or preferred",
         value: { $0.webAuthnUserVerification.rawValue }
     ) { configuration, text in
         guard let value = RelyingParty.UserVerification(rawValue: text) else { return .notAValue }
@@ -137,18 +277,26 @@ extension ServerSetting {
         return .written
     }
     /// `--webauthn-attestation`.
-    package static let webAuthnAttestation = text("webauthn-attestation", \.webAuthnAttestation,
-        "none, or direct (only authenticators certified by --webauthn-trust-roots)", isValid: { ["none", "direct"].contains($0) })
+    package static let webAuthnAttestation = text(
+        "webauthn-attestation",
+        \.webAuthnAttestation,
+        "none, or direct (only authenticators certified by --webauthn-trust-roots)",
+        isValid: { ["none", "direct"].contains($0) }
+    )
     /// `--webauthn-trust-roots`.
     package static let webAuthnTrustRoots = ServerSetting(
-        flag: "webauthn-trust-roots", summary: "PEM file of the attestation roots --webauthn-attestation direct accepts", value: { $0.webAuthnTrustRootsFile }
+        flag: "webauthn-trust-roots",
+        summary: "PEM file of the attestation roots --webauthn-attestation direct accepts",
+        value: { $0.webAuthnTrustRootsFile }
     ) { configuration, text in
         configuration.webAuthnTrustRootsFile = text
         return .written
     }
     /// `--log-level`.
     package static let logLevel = ServerSetting(
-        flag: "log-level", summary: "trace, debug, info, notice, warning, error or critical", value: { $0.logLevel.rawValue }
+        flag: "log-level",
+        summary: "trace, debug, info, notice, warning, error or critical",
+        value: { $0.logLevel.rawValue }
     ) { configuration, text in
         guard let level = Logger.Level(rawValue: text) else { return .notAValue }
         configuration.logLevel = level
@@ -160,7 +308,8 @@ extension ServerSetting {
         host, port, metricsHost, metricsPort, database, databaseConnections, databaseWait, eventLoops, relyingParty, challengeTTL, sessionMinutes,
         sessionMaxMinutes, sessionIdleMinutes, passwordCost, maxRegistrations, maxPendingRegistrations, challengesPerMinute, requestsPerMinute,
         maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes,
-        purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures, pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
+        purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
+        pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
     ]
 
@@ -177,7 +326,9 @@ extension ServerConfiguration {
     /// A configuration from the flags given (by ``ServerSetting/flag``, as text), then the
     /// environment's variables, then the defaults; every value checked.
     package static func resolve(
-        flags: [String: String], environment: [String: String], settings: [ServerSetting] = ServerSetting.all
+        flags: [String: String],
+        environment: [String: String],
+        settings: [ServerSetting] = ServerSetting.all
     ) throws(SettingError) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         for setting in settings {
@@ -188,7 +339,9 @@ extension ServerConfiguration {
             }
         }
         if configuration.port != 0, configuration.port == configuration.metricsPort, configuration.host == configuration.metricsHost {
-            throw SettingError("--\(ServerSetting.metricsPort.flag) must differ from --\(ServerSetting.port.flag) on the same host (both are \(configuration.port)).")
+            throw SettingError(
+                "--\(ServerSetting.metricsPort.flag) must differ from --\(ServerSetting.port.flag) on the same host (both are \(configuration.port))."
+            )
         }
         return configuration
     }

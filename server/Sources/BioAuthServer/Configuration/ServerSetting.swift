@@ -51,9 +51,17 @@ package struct ServerSetting: Sendable {
         }
     }
 
-    init(flag: String, summary: String, range: ClosedRange<Int>? = nil, unit: String? = nil, isSwitch: Bool = false,
-         isRepeatable: Bool = false, defaultText: String? = nil, value: @escaping @Sendable (ServerConfiguration) -> String?,
-         write: @escaping @Sendable (inout ServerConfiguration, String) -> Outcome) {
+    init(
+        flag: String,
+        summary: String,
+        range: ClosedRange<Int>? = nil,
+        unit: String? = nil,
+        isSwitch: Bool = false,
+        isRepeatable: Bool = false,
+        defaultText: String? = nil,
+        value: @escaping @Sendable (ServerConfiguration) -> String?,
+        write: @escaping @Sendable (inout ServerConfiguration, String) -> Outcome
+    ) {
         self.flag = flag
         self.summary = summary
         self.range = range
@@ -67,7 +75,9 @@ package struct ServerSetting: Sendable {
 
     /// A text setting; `isValid` refuses what the server cannot use.
     static func text(
-        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, String> & Sendable, _ summary: String,
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, String> & Sendable,
+        _ summary: String,
         isValid: @escaping @Sendable (String) -> Bool = { _ in true }
     ) -> ServerSetting {
         ServerSetting(flag: flag, summary: summary, value: { $0[keyPath: keyPath] }) { configuration, text in
@@ -80,11 +90,19 @@ package struct ServerSetting: Sendable {
     /// A list given by repeating the flag (joined with commas on the way in) or as a
     /// comma-separated variable; each item must pass `isValid`.
     static func list(
-        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ summary: String,
-        defaultText: String = "none", isValid: @escaping @Sendable (String) -> Bool
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, [String]> & Sendable,
+        _ summary: String,
+        defaultText: String = "none",
+        isValid: @escaping @Sendable (String) -> Bool
     ) -> ServerSetting {
-        ServerSetting(flag: flag, summary: summary, isRepeatable: true, defaultText: defaultText,
-                      value: { $0[keyPath: keyPath].isEmpty ? nil : $0[keyPath: keyPath].joined(separator: ",") }) { configuration, text in
+        ServerSetting(
+            flag: flag,
+            summary: summary,
+            isRepeatable: true,
+            defaultText: defaultText,
+            value: { $0[keyPath: keyPath].isEmpty ? nil : $0[keyPath: keyPath].joined(separator: ",") }
+        ) { configuration, text in
             let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard items.allSatisfy(isValid) else { return .notAValue }
             configuration[keyPath: keyPath] = items
@@ -94,12 +112,21 @@ package struct ServerSetting: Sendable {
 
     /// A whole number stored as `Value` (an `Int`, a bcrypt cost, a `Duration` of `unitSeconds`).
     static func number<Value>(
-        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable, _ range: ClosedRange<Int>,
-        unit: String? = nil, _ summary: String,
-        store: @escaping @Sendable (Int) -> Value, show: @escaping @Sendable (Value) -> Int
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable,
+        _ range: ClosedRange<Int>,
+        unit: String? = nil,
+        _ summary: String,
+        store: @escaping @Sendable (Int) -> Value,
+        show: @escaping @Sendable (Value) -> Int
     ) -> ServerSetting {
-        ServerSetting(flag: flag, summary: summary, range: range, unit: unit,
-                      value: { String(show($0[keyPath: keyPath])) }) { configuration, text in
+        ServerSetting(
+            flag: flag,
+            summary: summary,
+            range: range,
+            unit: unit,
+            value: { String(show($0[keyPath: keyPath])) }
+        ) { configuration, text in
             guard let number = Int(text) else { return .notAValue }
             guard range.contains(number) else { return .outOfRange }
             configuration[keyPath: keyPath] = store(number)
@@ -109,19 +136,32 @@ package struct ServerSetting: Sendable {
 
     /// A whole number.
     static func integer(
-        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ range: ClosedRange<Int>,
-        unit: String? = nil, _ summary: String
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, Int> & Sendable,
+        _ range: ClosedRange<Int>,
+        unit: String? = nil,
+        _ summary: String
     ) -> ServerSetting {
         number(flag, keyPath, range, unit: unit, summary, store: { $0 }, show: { $0 })
     }
 
     /// A duration given as a whole number of seconds, minutes or days.
     static func duration(
-        _ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, Duration> & Sendable, _ range: ClosedRange<Int>,
-        in unit: TimeUnit, _ summary: String
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, Duration> & Sendable,
+        _ range: ClosedRange<Int>,
+        in unit: TimeUnit,
+        _ summary: String
     ) -> ServerSetting {
-        number(flag, keyPath, range, unit: unit == .seconds ? nil : "\(unit)", summary,
-               store: { .seconds($0 * unit.seconds) }, show: { Int($0.components.seconds) / unit.seconds })
+        number(
+            flag,
+            keyPath,
+            range,
+            unit: unit == .seconds ? nil : "\(unit)",
+            summary,
+            store: { .seconds($0 * unit.seconds) },
+            show: { Int($0.components.seconds) / unit.seconds }
+        )
     }
 
     /// The units a duration setting takes.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 
 /// The per-request context: Hummingbird's core storage plus the signed-in caller, once the
 /// authentication middleware has found one.

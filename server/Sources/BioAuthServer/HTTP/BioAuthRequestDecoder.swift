@@ -38,7 +38,8 @@ struct BioAuthRequestDecoder: RequestDecoder {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "Field \(path(context.codingPath)) has the wrong type."
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "The body is not valid JSON." : "Field \(path(context.codingPath)) is malformed (\(context.debugDescription))."
+            return context.codingPath.isEmpty
+                ? "The body is not valid JSON." : "Field \(path(context.codingPath)) is malformed (\(context.debugDescription))."
         @unknown default:
             return "The body does not match the expected shape."
         }

@@ -20,9 +20,11 @@ final class KnownRoutes: Sendable {
     func methods(matching requestPath: String) -> Set<HTTPRequest.Method> {
         let segments = requestPath.split(separator: "/")
         return routes.withLock { routes in
-            Set(routes.filter { route in
-                route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-            }.map(\.method))
+            Set(
+                routes.filter { route in
+                    route.segments.count == segments.count && zip(route.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+                }.map(\.method)
+            )
         }
     }
 }

@@ -27,7 +27,11 @@ struct MetricsRecordingMiddleware: RouterMiddleware {
 
     private func record(route: String, method: String, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = (ContinuousClock.now - start).components
-        metrics.request(route: route, method: Self.namedMethods.contains(method) ? method : "other", status: status,
-                        nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        metrics.request(
+            route: route,
+            method: Self.namedMethods.contains(method) ? method : "other",
+            status: status,
+            nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
+        )
     }
 }

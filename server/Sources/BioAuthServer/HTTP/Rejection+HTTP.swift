@@ -22,7 +22,7 @@ extension ErrorCode {
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest, .invalidUsername, .invalidPassword, .invalidPIN, .invalidSessionDuration,
-             .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon, .passkeyInvalid, .userVerificationRequired:
+            .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon, .passkeyInvalid, .userVerificationRequired:
             .badRequest
         case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown:
             .unauthorized

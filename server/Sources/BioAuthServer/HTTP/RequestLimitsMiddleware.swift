@@ -61,8 +61,14 @@ struct RequestLimitsMiddleware: RouterMiddleware {
             throw Rejection(.invalidRequest, "The request line and headers are larger than \(maxHeaderBytes) bytes.")
         }
         var request = request
-        request.body = RequestBody(asyncSequence: DeadlineRequestBody(
-            base: request.body, deadline: .now + requestTimeout, timeout: requestTimeout, channel: context.channel))
+        request.body = RequestBody(
+            asyncSequence: DeadlineRequestBody(
+                base: request.body,
+                deadline: .now + requestTimeout,
+                timeout: requestTimeout,
+                channel: context.channel
+            )
+        )
         // Hashes this request costs count against its address's share (HashingBudget).
         return try await HashingBudget.$client.withValue(address) { try await next(request, context) }
     }
@@ -71,10 +77,10 @@ struct RequestLimitsMiddleware: RouterMiddleware {
     /// trusted proxy itself appended.
     func clientAddress(_ request: Request, context: Context) -> String {
         if trustForwardedFor, let forwarded = request.headers.last(where: { $0.name.canonicalName == "x-forwarded-for" })?.value,
-           let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
+            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        {
             return last
         }
         return context.remoteAddress ?? "unknown"
     }
 }
-

@@ -18,7 +18,10 @@ struct SessionPolicy: Sendable {
     func minutes(requested minutes: Int?) throws -> Int {
         let minutes = minutes ?? defaultMinutes
         guard ProtocolLimits.sessionDurationMinutes.contains(minutes) else {
-            throw Rejection(.invalidSessionDuration, "session_duration_minutes must be between \(ProtocolLimits.sessionDurationMinutes.lowerBound) and \(ProtocolLimits.sessionDurationMinutes.upperBound).")
+            throw Rejection(
+                .invalidSessionDuration,
+                "session_duration_minutes must be between \(ProtocolLimits.sessionDurationMinutes.lowerBound) and \(ProtocolLimits.sessionDurationMinutes.upperBound)."
+            )
         }
         return min(minutes, maximumMinutes)
     }

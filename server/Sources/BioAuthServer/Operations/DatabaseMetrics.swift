@@ -27,19 +27,38 @@ package final class DatabaseMetrics: Sendable {
     private let groupSizes: ValueHistogram
 
     init(registry: PrometheusCollectorRegistry) {
-        let wait = MetricNameDescriptor(namespace: "bioauth", subsystem: "database", metricName: "wait", unitName: "seconds",
-                                        helpText: "Time from asking for the database to the first statement.")
-        waits = Dictionary(uniqueKeysWithValues: Work.allCases.map { work in
-            (work, registry.makeDurationHistogram(descriptor: wait, labels: [("work", work.rawValue)], buckets: Self.durationBuckets))
-        })
+        let wait = MetricNameDescriptor(
+            namespace: "bioauth",
+            subsystem: "database",
+            metricName: "wait",
+            unitName: "seconds",
+            helpText: "Time from asking for the database to the first statement."
+        )
+        waits = Dictionary(
+            uniqueKeysWithValues: Work.allCases.map { work in
+                (work, registry.makeDurationHistogram(descriptor: wait, labels: [("work", work.rawValue)], buckets: Self.durationBuckets))
+            }
+        )
         commits = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "bioauth", subsystem: "database", metricName: "commit", unitName: "seconds",
-                                             helpText: "Each SQLite group commit, its fsync included."),
-            buckets: Self.durationBuckets)
+            descriptor: MetricNameDescriptor(
+                namespace: "bioauth",
+                subsystem: "database",
+                metricName: "commit",
+                unitName: "seconds",
+                helpText: "Each SQLite group commit, its fsync included."
+            ),
+            buckets: Self.durationBuckets
+        )
         groupSizes = registry.makeValueHistogram(
-            descriptor: MetricNameDescriptor(namespace: "bioauth", subsystem: "database", metricName: "commit", unitName: "transactions",
-                                             helpText: "Transactions one SQLite group commit covered."),
-            buckets: [1, 2, 4, 8, 16, 32, 64, 128])
+            descriptor: MetricNameDescriptor(
+                namespace: "bioauth",
+                subsystem: "database",
+                metricName: "commit",
+                unitName: "transactions",
+                helpText: "Transactions one SQLite group commit covered."
+            ),
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128]
+        )
     }
 
     /// `work` began its first statement now, having asked at `start`.

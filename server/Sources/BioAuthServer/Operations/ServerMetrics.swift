@@ -52,8 +52,14 @@ final class ServerMetrics: Sendable {
         ]
         self.factory = factory
         database = DatabaseMetrics(registry: registry)
-        activeSessions = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "bioauth", metricName: "active", unitName: "sessions", helpText: "Live (unexpired, unrevoked) sessions in the database."))
+        activeSessions = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "bioauth",
+                metricName: "active",
+                unitName: "sessions",
+                helpText: "Live (unexpired, unrevoked) sessions in the database."
+            )
+        )
     }
 
     /// One answered request.
@@ -71,20 +77,28 @@ final class ServerMetrics: Sendable {
     }
 
     private func makeHandles(_ key: RequestKey) -> RequestHandles {
-        let ceremony: String? = switch (key.method, key.route) {
-        case (Endpoint.signInWithBiometric.method.rawValue, Endpoint.signInWithBiometric.template): "authentication"
-        case (Endpoint.verifyRegistration.method.rawValue, Endpoint.verifyRegistration.template): "registration"
-        default: nil
-        }
+        let ceremony: String? =
+            switch (key.method, key.route) {
+            case (Endpoint.signInWithBiometric.method.rawValue, Endpoint.signInWithBiometric.template): "authentication"
+            case (Endpoint.verifyRegistration.method.rawValue, Endpoint.verifyRegistration.template): "registration"
+            default: nil
+            }
         let outcome = key.status == 200 ? "success" : key.status == 401 ? "failure" : "rejected"
         return RequestHandles(
-            count: Metrics.Counter(label: "bioauth_http_requests_total",
-                                   dimensions: [("route", key.route), ("method", key.method), ("status", "\(key.status)")], factory: factory),
-            duration: Metrics.Timer(label: "bioauth_http_request_duration_seconds",
-                                    dimensions: [("route", key.route), ("method", key.method)], factory: factory),
+            count: Metrics.Counter(
+                label: "bioauth_http_requests_total",
+                dimensions: [("route", key.route), ("method", key.method), ("status", "\(key.status)")],
+                factory: factory
+            ),
+            duration: Metrics.Timer(
+                label: "bioauth_http_request_duration_seconds",
+                dimensions: [("route", key.route), ("method", key.method)],
+                factory: factory
+            ),
             ceremony: ceremony.map {
                 Metrics.Counter(label: "bioauth_ceremonies_total", dimensions: [("ceremony", $0), ("outcome", outcome)], factory: factory)
-            })
+            }
+        )
     }
 
     /// A factor was locked by its threshold-th failure.

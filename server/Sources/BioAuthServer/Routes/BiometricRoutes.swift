@@ -34,7 +34,9 @@ struct BiometricRoutes {
         router.route(.renameRegistration) { request, context in
             let id = try context.pathID()
             let body = try await request.decode(as: RenameRequest.self, context: context)
-            return RegistrationResponse(registration: try await services.registrations.rename(id: id, to: body.label, for: try context.requireCaller()))
+            return RegistrationResponse(
+                registration: try await services.registrations.rename(id: id, to: body.label, for: try context.requireCaller())
+            )
         }
         router.route(.deleteRegistration) { _, context in
             let id = try context.pathID()

@@ -27,7 +27,10 @@ struct PasskeyRoutes {
         }
         router.route(.registerPasskey) { request, context in
             let body = try await request.decode(as: RegisterPasskeyRequest.self, context: context)
-            return EditedResponse(status: .created, response: PasskeyResponse(passkey: try await services.passkeys.register(body, for: try context.requireCaller())))
+            return EditedResponse(
+                status: .created,
+                response: PasskeyResponse(passkey: try await services.passkeys.register(body, for: try context.requireCaller()))
+            )
         }
         router.route(.listPasskeys) { _, context in
             PasskeyListResponse(passkeys: try await services.passkeys.list(for: try context.requireCaller()))

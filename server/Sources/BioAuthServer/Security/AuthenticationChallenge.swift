@@ -82,7 +82,8 @@ struct AuthenticationChallenge: Sendable, Equatable {
             registrationID: IdentifierPrefix.registration.spelling(Data(registration)),
             epoch: Int64(bitPattern: epoch),
             expiresAt: expiry,
-            bytes: Data(HMAC<SHA256>.authenticationCode(for: bytesLabel + Array(body), using: key.secret)))
+            bytes: Data(HMAC<SHA256>.authenticationCode(for: bytesLabel + Array(body), using: key.secret))
+        )
     }
 
     private static func tag(body: some DataProtocol, key: PINKeyRing.Key) -> Data {

@@ -100,7 +100,7 @@ enum CommonPINs {
 
     /// Whether each digit is the one before plus `step`, modulo 10 if `wrapping`.
     private static func isRun(_ digits: ArraySlice<Int>, step: Int, wrapping: Bool) -> Bool {
-        for index in digits.startIndex + 1 ..< digits.endIndex {
+        for index in digits.startIndex + 1..<digits.endIndex {
             let next = digits[index - 1] + step
             if digits[index] != (wrapping ? (next + 10) % 10 : next) { return false }
         }

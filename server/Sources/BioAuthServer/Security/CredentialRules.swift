@@ -19,7 +19,10 @@ enum CredentialRules {
     }
 
     /// The answer to a username that breaks the rules of ``username(_:)``.
-    static let invalidUsername = Rejection(.invalidUsername, "A username is 3 to 64 characters, with no control characters and no spaces at either end.")
+    static let invalidUsername = Rejection(
+        .invalidUsername,
+        "A username is 3 to 64 characters, with no control characters and no spaces at either end."
+    )
 
     /// Normalises and checks a username, or returns `nil` when it breaks the rules: 3–64 Unicode
     /// scalars after NFKC, no control or format characters, no white space at either end.
@@ -27,9 +30,12 @@ enum CredentialRules {
         let display = raw.precomposedStringWithCompatibilityMapping
         let scalars = display.unicodeScalars
         guard ProtocolLimits.usernameLength.contains(scalars.count) else { return nil }
-        guard !scalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else { return nil }
+        guard !scalars.contains(where: { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
+            return nil
+        }
         guard let first = scalars.first, let last = scalars.last,
-              !first.properties.isWhitespace, !last.properties.isWhitespace else { return nil }
+            !first.properties.isWhitespace, !last.properties.isWhitespace
+        else { return nil }
         let key = display.lowercased().precomposedStringWithCompatibilityMapping
         return Username(display: display, key: key)
     }

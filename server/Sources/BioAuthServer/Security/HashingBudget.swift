@@ -81,11 +81,21 @@ final class HashingBudget: Sendable {
             case .run: continuation.resume()
             case .wait: break  // resumed by a release
             case .overShare:
-                continuation.resume(throwing: Rejection(
-                    .rateLimited, "This address has \(perClient) password or PIN checks under way; wait for one to finish.", retryAfterSeconds: 1))
+                continuation.resume(
+                    throwing: Rejection(
+                        .rateLimited,
+                        "This address has \(perClient) password or PIN checks under way; wait for one to finish.",
+                        retryAfterSeconds: 1
+                    )
+                )
             case .full:
-                continuation.resume(throwing: Rejection(
-                    .unavailable, "The server is checking as many passwords and PINs as it can; try again shortly.", retryAfterSeconds: 1))
+                continuation.resume(
+                    throwing: Rejection(
+                        .unavailable,
+                        "The server is checking as many passwords and PINs as it can; try again shortly.",
+                        retryAfterSeconds: 1
+                    )
+                )
             }
         }
     }

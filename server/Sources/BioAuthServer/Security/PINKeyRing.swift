@@ -52,7 +52,8 @@ package struct PINKeyRing: Sendable {
         let manager = FileManager.default
         if !manager.fileExists(atPath: path) {
             guard create else { throw FileError(description: "PIN key file \(path) does not exist") }
-            let text = "# BioAuth PIN hashing keys: the first line is current. Keep this file secret and out of database backups.\n"
+            let text =
+                "# BioAuth PIN hashing keys: the first line is current. Keep this file secret and out of database backups.\n"
                 + Base64URL.encode(SecureRandom.bytes(32)) + "\n"
             // Created with 0600 at once, so the key is never readable by others, not even briefly.
             guard manager.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {

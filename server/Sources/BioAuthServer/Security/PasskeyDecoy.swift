@@ -25,8 +25,10 @@ enum PasskeyDecoy {
         return (0..<counts[Int(seed[0]) % counts.count]).map { index in
             let length = idLengths[Int(seed[1 + index]) % idLengths.count]
             let id = bytes(label: "id \(index) a", usernameKey, key: key) + bytes(label: "id \(index) b", usernameKey, key: key)
-            return PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(id.prefix(length)),
-                                                     transports: transports[Int(seed[4 + index]) % transports.count])
+            return PublicKeyCredentialDescriptorJSON(
+                id: Base64URLBytes(id.prefix(length)),
+                transports: transports[Int(seed[4 + index]) % transports.count]
+            )
         }
     }
 

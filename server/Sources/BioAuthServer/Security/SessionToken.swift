@@ -46,7 +46,8 @@ struct SessionToken: Sendable {
     /// query is needed to refuse it).
     static func lookup(_ text: String) -> Lookup? {
         guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))),
-              bytes.count == identifierLength + secretLength else { return nil }
+            bytes.count == identifierLength + secretLength
+        else { return nil }
         return Lookup(id: IdentifierPrefix.session.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
     }
 }

@@ -40,7 +40,8 @@ enum UsernameSkeleton {
         where !line.isEmpty && line.first != UInt8(ascii: "#") {
             let scalars = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).map { field in
                 guard let value = UInt32(String(decoding: field, as: UTF8.self), radix: 16),
-                      let scalar = Unicode.Scalar(value) else {
+                    let scalar = Unicode.Scalar(value)
+                else {
                     preconditionFailure("confusables.txt line \(index + 1) is malformed: \(String(decoding: line, as: UTF8.self))")
                 }
                 return scalar

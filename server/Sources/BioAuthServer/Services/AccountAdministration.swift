@@ -128,7 +128,9 @@ package struct AccountAdministration: Sendable {
     /// id, same creation time), moving its credential epoch on first unless told not to, and
     /// records `event`.
     private func act<T: Sendable>(
-        on account: Account, event: AuditEvent.Kind, movesEpoch: Bool = true,
+        on account: Account,
+        event: AuditEvent.Kind,
+        movesEpoch: Bool = true,
         _ body: @escaping @Sendable (any StatementDatabase, Date) async throws -> T
     ) async throws -> T {
         let now = time.now()

@@ -18,8 +18,13 @@ struct AccountService: Sendable {
     func createUserAndSignIn(_ request: CreateUserRequest) async throws -> SignInResponse {
         let minutes = core.sessions.defaultMinutes
         return try await create(request) { db, user in
-            let issued = NewSession.make(userID: user.id, authentication: .init(method: .password), minutes: min(minutes, core.sessions.maximumMinutes),
-                                             now: user.createdAt, stepUpAt: user.createdAt)
+            let issued = NewSession.make(
+                userID: user.id,
+                authentication: .init(method: .password),
+                minutes: min(minutes, core.sessions.maximumMinutes),
+                now: user.createdAt,
+                stepUpAt: user.createdAt
+            )
             try await SessionTable.insert(db, issued.session, tokenDigest: issued.token.digest)
             try await AuditLog.record(db, userID: user.id, type: .passwordSignIn, outcome: .success, at: user.createdAt, sessionID: issued.session.id)
             return SignInResponse(sessionToken: issued.token.text, session: issued.session, user: user)
@@ -30,7 +35,8 @@ struct AccountService: Sendable {
     /// then, in the same transaction, `then` does the rest. A username taken, or a look-alike of
     /// one taken (``CredentialRules/Username/skeleton``), is `409 username_taken`.
     private func create<Result: Sendable>(
-        _ request: CreateUserRequest, then: @escaping @Sendable (any StatementDatabase, User) async throws -> Result
+        _ request: CreateUserRequest,
+        then: @escaping @Sendable (any StatementDatabase, User) async throws -> Result
     ) async throws -> Result {
         guard let username = CredentialRules.username(request.username) else {
             throw CredentialRules.invalidUsername
@@ -42,8 +48,13 @@ struct AccountService: Sendable {
         // Hash before taking the database, so the slow part never holds it.
         let passwordHash = try await check.hasher.hash(CredentialRules.normalisedPassword(request.password))
         let created = try await database.transaction { db -> Result? in
-            let insertion = try await UserTable.insert(db, user, username: username, passwordHash: passwordHash,
-                                                       isUniqueViolation: database.isUniqueViolation)
+            let insertion = try await UserTable.insert(
+                db,
+                user,
+                username: username,
+                passwordHash: passwordHash,
+                isUniqueViolation: database.isUniqueViolation
+            )
             guard insertion == .inserted else { return nil }
             // Failures guessed at the username before it had an account do not pass to the account.
             try await FactorFailureTable.clear(db, usernameKey: username.key, factors: [.password, .pin])
@@ -89,7 +100,8 @@ struct AccountService: Sendable {
         try await database.transaction { db in
             try await UserTable.lock(db, id: caller.userID)
             guard let key = try await UserTable.usernameKey(db, id: caller.userID),
-                  try await UserTable.epoch(db, id: caller.userID) == epoch else {
+                try await UserTable.epoch(db, id: caller.userID) == epoch
+            else {
                 throw Rejection(.invalidSession, "The account changed meanwhile; sign in again.")
             }
             try await UserTable.setPassword(db, id: caller.userID, hash: newHash)

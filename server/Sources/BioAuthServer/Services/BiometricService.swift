@@ -23,8 +23,13 @@ package struct BiometricService: Sendable {
     package func createChallenge(_ request: CreateChallengeRequest) async throws -> ChallengeResponse {
         let now = core.time.now()
         let epoch = try await database.read { db in try await RegistrationTable.activeOwnerEpoch(db, id: request.registrationID) }
-        guard let epoch, let challenge = AuthenticationChallenge.issue(
-            registrationID: request.registrationID, epoch: epoch, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval), key: challengeKeys.current)
+        guard let epoch,
+            let challenge = AuthenticationChallenge.issue(
+                registrationID: request.registrationID,
+                epoch: epoch,
+                expiresAt: now.addingTimeInterval(challengeTTL.timeInterval),
+                key: challengeKeys.current
+            )
         else { throw Rejection(.registrationNotFound, "No active registration with that id.") }
         try challengeRate.hit(request.registrationID, now: now)
         return ChallengeResponse(challengeID: challenge.id, challenge: challenge.bytes, expiresAt: Date(millisecondsSince1970: challenge.expiresAt))
@@ -36,8 +41,15 @@ package struct BiometricService: Sendable {
     /// in one durable commit.
     package func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
-        let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
-                                                    signature: request.signature, kind: .biometric, relyingPartyID: relyingPartyID)
+        let assertion = try await KeyAssertion.read(
+            database,
+            challengeID: request.challengeID,
+            keys: challengeKeys,
+            signingKeys: signingKeys,
+            signature: request.signature,
+            kind: .biometric,
+            relyingPartyID: relyingPartyID
+        )
         return try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .signIn(minutes: minutes)).signInResponse
     }
 }

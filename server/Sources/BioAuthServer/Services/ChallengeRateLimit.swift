@@ -34,8 +34,11 @@ final class ChallengeRateLimit: Sendable {
             return window.hits[registrationID, default: 0]
         }
         guard hits <= perMinute else {
-            throw Rejection(.rateLimited, "At most \(perMinute) challenges per registration a minute.",
-                            retryAfterSeconds: Int((start + 60_000 - now + 999) / 1000))
+            throw Rejection(
+                .rateLimited,
+                "At most \(perMinute) challenges per registration a minute.",
+                retryAfterSeconds: Int((start + 60_000 - now + 999) / 1000)
+            )
         }
     }
 }

@@ -58,7 +58,8 @@ struct Housekeeping: Sendable {
         return try await database.transaction { db in
             var report = Report()
             let databaseNow = try await clock.read(db)
-            report.challenges = try await ChallengeTable.purgeExpired(db, now: now)
+            report.challenges =
+                try await ChallengeTable.purgeExpired(db, now: now)
                 + SpentChallengeTable.purgeExpired(db, now: databaseNow - margin)
                 + WebAuthnChallengeTable.purgeExpired(db, now: now)
             report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
@@ -89,11 +90,14 @@ struct Housekeeping: Sendable {
             do {
                 if let live = try? await liveSessions() { metrics.setActiveSessions(live) }
                 let report = try await purge()
-                logger.debug("purged expired rows", metadata: [
-                    "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
-                    "pending_registrations": "\(report.pendingRegistrations)",
-                    "lockouts": "\(report.lockouts)", "audit_events": "\(report.auditEvents)",
-                ])
+                logger.debug(
+                    "purged expired rows",
+                    metadata: [
+                        "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
+                        "pending_registrations": "\(report.pendingRegistrations)",
+                        "lockouts": "\(report.lockouts)", "audit_events": "\(report.auditEvents)",
+                    ]
+                )
             } catch {
                 logger.warning("purge failed; retrying at the next interval", metadata: ["error": "\(error)"])
             }

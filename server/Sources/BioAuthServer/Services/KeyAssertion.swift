@@ -22,26 +22,43 @@ package struct KeyAssertion: Sendable {
     /// input and changes nothing; a forged, altered or foreign challenge is `challenge_invalid`.
     /// Whether it expired or was spent, or its registration revoked, the completion decides.
     static func read(
-        _ database: any DatabaseProvider, challengeID: String, keys: PINKeyRing, signingKeys: SigningKeyCache, signature: Base64URLBytes,
-        kind: RegistrationKind, userID: String? = nil, relyingPartyID: String
+        _ database: any DatabaseProvider,
+        challengeID: String,
+        keys: PINKeyRing,
+        signingKeys: SigningKeyCache,
+        signature: Base64URLBytes,
+        kind: RegistrationKind,
+        userID: String? = nil,
+        relyingPartyID: String
     ) async throws -> KeyAssertion {
         guard let challenge = AuthenticationChallenge.verify(id: challengeID, keys: keys),
-              let owner = try await signingKey(database, registrationID: challenge.registrationID, kind: kind, cache: signingKeys),
-              userID == nil || userID == owner.userID
+            let owner = try await signingKey(database, registrationID: challenge.registrationID, kind: kind, cache: signingKeys),
+            userID == nil || userID == owner.userID
         else {
             throw SignatureRules.unknownChallenge
         }
         return KeyAssertion(
-            challenge: challenge, registrationID: challenge.registrationID, userID: owner.userID, key: owner.key,
+            challenge: challenge,
+            registrationID: challenge.registrationID,
+            userID: owner.userID,
+            key: owner.key,
             signature: try SignatureRules.parse(signature, for: owner.key.algorithm),
-            message: try SignatureRules.message(.authentication, relyingPartyID: relyingPartyID, registrationID: challenge.registrationID,
-                                                challenge: challenge.bytes))
+            message: try SignatureRules.message(
+                .authentication,
+                relyingPartyID: relyingPartyID,
+                registrationID: challenge.registrationID,
+                challenge: challenge.bytes
+            )
+        )
     }
 
     /// Registration `registrationID`'s owner and key if it is of `kind`: from `cache`, or read and
     /// remembered.
     private static func signingKey(
-        _ database: any DatabaseProvider, registrationID: String, kind: RegistrationKind, cache: SigningKeyCache
+        _ database: any DatabaseProvider,
+        registrationID: String,
+        kind: RegistrationKind,
+        cache: SigningKeyCache
     ) async throws -> (userID: String, key: DevicePublicKey)? {
         if let entry = cache.entry(for: registrationID) {
             return entry.kind == kind ? (entry.userID, entry.key) : nil

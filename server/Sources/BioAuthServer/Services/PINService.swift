@@ -45,20 +45,35 @@ struct PINService: Sendable {
     /// then the PIN is checked, and the account core records the verdict.
     func signIn(_ request: PINSignInRequest) async throws -> SignInResponse {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
-        let assertion = try await KeyAssertion.read(database, challengeID: request.challengeID, keys: challengeKeys, signingKeys: signingKeys,
-                                                    signature: request.signature, kind: .pin, relyingPartyID: relyingPartyID)
+        let assertion = try await KeyAssertion.read(
+            database,
+            challengeID: request.challengeID,
+            keys: challengeKeys,
+            signingKeys: signingKeys,
+            signature: request.signature,
+            kind: .pin,
+            relyingPartyID: relyingPartyID
+        )
         let signed = DeviceKeyProof(signatureOf: assertion, factor: .pin)
         guard signed.holds else {
             return try await core.complete(signed, for: .signIn(minutes: minutes)).signInResponse
         }
-        guard let (usernameKey, storedHash) = try await database.read({ db in
-            try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
-        }) else {
+        guard
+            let (usernameKey, storedHash) = try await database.read({ db in
+                try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
+            })
+        else {
             throw SignatureRules.unknownChallenge  // revoked since the challenge was read
         }
         let proof = try await hasher.bcrypt.admitted {
-            let attempt = try await core.reserve(.pin, usernameKey: usernameKey, subject: .user(assertion.userID), event: .pinSignIn,
-                                                 registrationID: assertion.registrationID, spending: assertion.challenge)
+            let attempt = try await core.reserve(
+                .pin,
+                usernameKey: usernameKey,
+                subject: .user(assertion.userID),
+                event: .pinSignIn,
+                registrationID: assertion.registrationID,
+                spending: assertion.challenge
+            )
             let verdict = try await hasher.verify(request.pin, against: storedHash)
             // A hash under a retired key is replaced under the current one, now that the PIN is known.
             let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil

@@ -21,8 +21,12 @@ struct PasskeyProof: FactorProof {
     var challenge: ChallengeToSpend? { .webAuthn(ceremonyID: ceremonyID, ceremony: .authentication) }
     var credential: CredentialInUse {
         let verified = try? verdict.get()
-        return .passkey(id: passkey?.id ?? "", verifiedSignCount: passkey?.signCount ?? 0, signCount: verified?.signCount ?? 0,
-                        backedUp: verified?.backedUp ?? false)
+        return .passkey(
+            id: passkey?.id ?? "",
+            verifiedSignCount: passkey?.signCount ?? 0,
+            signCount: verified?.signCount ?? 0,
+            backedUp: verified?.backedUp ?? false
+        )
     }
     var failureSubject: AuditLog.Subject? { passkey.map { .user($0.userID) } }
     var signInEvent: AuditEvent.Kind { .passkeySignIn }

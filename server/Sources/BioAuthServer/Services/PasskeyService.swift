@@ -22,17 +22,31 @@ struct PasskeyService: Sendable {
         let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let (user, existing) = try await database.transaction { db in
-            guard let user = try await UserTable.user(db, id: caller.userID) else { throw Rejection(.invalidSession, "The account no longer exists.") }
+            guard let user = try await UserTable.user(db, id: caller.userID) else {
+                throw Rejection(.invalidSession, "The account no longer exists.")
+            }
             let existing = try await PasskeyTable.credentials(db, userID: caller.userID)
             guard existing.filter(\.isActive).count < maxPasskeysPerUser else { throw tooMany }
-            try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .registration, userID: caller.userID, sessionID: caller.sessionID,
-                                                    challenge: challenge, now: now, expiresAt: now.addingTimeInterval(challengeTTL.timeInterval))
+            try await WebAuthnChallengeTable.insert(
+                db,
+                id: ceremonyID,
+                ceremony: .registration,
+                userID: caller.userID,
+                sessionID: caller.sessionID,
+                challenge: challenge,
+                now: now,
+                expiresAt: now.addingTimeInterval(challengeTTL.timeInterval)
+            )
             return (user, existing)
         }
         let options = relyingParty.creationOptions(
-            challenge: Array(challenge), userHandle: Self.userHandle(caller.userID), userName: user.username, displayName: user.username,
+            challenge: Array(challenge),
+            userHandle: Self.userHandle(caller.userID),
+            userName: user.username,
+            displayName: user.username,
             excluding: existing.map(\.descriptor),
-            timeout: challengeTTL)
+            timeout: challengeTTL
+        )
         return PasskeyCeremonyResponse(ceremonyID: ceremonyID, publicKey: options)
     }
 
@@ -41,9 +55,11 @@ struct PasskeyService: Sendable {
     /// challenge is spent by any well-formed attempt, whatever the outcome.
     func register(_ request: RegisterPasskeyRequest, for caller: Caller) async throws -> Passkey {
         let label = try CredentialRules.label(request.label ?? "")
-        guard let ceremony = try await database.read({ db in
-            try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .registration)
-        }), ceremony.userID == caller.userID, ceremony.sessionID == caller.sessionID else {
+        guard
+            let ceremony = try await database.read({ db in
+                try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .registration)
+            }), ceremony.userID == caller.userID, ceremony.sessionID == caller.sessionID
+        else {
             throw Rejection(.challengeInvalid, "No registration ceremony with that id is open for this session.")
         }
         let verdict: Result<VerifiedRegistration, WebAuthnError>
@@ -53,14 +69,26 @@ struct PasskeyService: Sendable {
             verdict = .failure(error)
         }
         let now = time.now()
-        enum Outcome: Sendable { case added(StoredPasskey), spent, refused(WebAuthnError), duplicate, tooMany }
+        enum Outcome: Sendable {
+            case added(StoredPasskey)
+            case spent
+            case refused(WebAuthnError)
+            case duplicate, tooMany
+        }
         let id = SecureRandom.identifier(.passkey)
         let outcome = try await database.transaction { db -> Outcome in
             guard try await WebAuthnChallengeTable.consume(db, id: request.ceremonyID, ceremony: .registration, now: now) else { return .spent }
             let registration: VerifiedRegistration
             switch verdict {
             case .failure(let error):
-                try await AuditLog.record(db, userID: caller.userID, type: .passkeyRegistered, outcome: .failure, at: now, sessionID: caller.sessionID)
+                try await AuditLog.record(
+                    db,
+                    userID: caller.userID,
+                    type: .passkeyRegistered,
+                    outcome: .failure,
+                    at: now,
+                    sessionID: caller.sessionID
+                )
                 return .refused(error)
             case .success(let verified): registration = verified
             }
@@ -68,11 +96,25 @@ struct PasskeyService: Sendable {
             try await UserTable.lock(db, id: caller.userID)
             guard try await PasskeyTable.activeCount(db, userID: caller.userID) < maxPasskeysPerUser else { return .tooMany }
             guard try await PasskeyTable.find(db, credentialID: registration.credentialID, anyStatus: true) == nil,
-                  try await PasskeyTable.insert(db, id: id, userID: caller.userID, registration, label: label, now: now,
-                                                isUniqueViolation: database.isUniqueViolation)
+                try await PasskeyTable.insert(
+                    db,
+                    id: id,
+                    userID: caller.userID,
+                    registration,
+                    label: label,
+                    now: now,
+                    isUniqueViolation: database.isUniqueViolation
+                )
             else { return .duplicate }
-            try await AuditLog.record(db, userID: caller.userID, type: .passkeyRegistered, outcome: .success, at: now,
-                                      passkeyID: id, sessionID: caller.sessionID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: .passkeyRegistered,
+                outcome: .success,
+                at: now,
+                passkeyID: id,
+                sessionID: caller.sessionID
+            )
             return .added(try await PasskeyTable.find(db, id: id, userID: caller.userID)!)
         }
         switch outcome {
@@ -95,8 +137,15 @@ struct PasskeyService: Sendable {
         let now = time.now()
         let stored = try await database.transaction { db -> StoredPasskey? in
             guard try await PasskeyTable.rename(db, id: id, userID: caller.userID, label: label) else { return nil }
-            try await AuditLog.record(db, userID: caller.userID, type: .passkeyRenamed, outcome: .success, at: now, passkeyID: id,
-                                      sessionID: caller.sessionID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: .passkeyRenamed,
+                outcome: .success,
+                at: now,
+                passkeyID: id,
+                sessionID: caller.sessionID
+            )
             return try await PasskeyTable.find(db, id: id, userID: caller.userID)
         }
         guard let stored else { throw Rejection(.notFound, "No such passkey.") }
@@ -110,8 +159,15 @@ struct PasskeyService: Sendable {
         let revoked = try await database.transaction { db -> Bool in
             guard !(try await PasskeyTable.revoke(db, id: id, userID: caller.userID, now: now)).isEmpty else { return false }
             try await SessionTable.revokeSigned(db, by: .passkey(id), sparing: caller.sessionID, now: now)
-            try await AuditLog.record(db, userID: caller.userID, type: .passkeyDeleted, outcome: .success, at: now, passkeyID: id,
-                                      sessionID: caller.sessionID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: .passkeyDeleted,
+                outcome: .success,
+                at: now,
+                passkeyID: id,
+                sessionID: caller.sessionID
+            )
             return true
         }
         guard revoked else { throw Rejection(.notFound, "No such passkey.") }

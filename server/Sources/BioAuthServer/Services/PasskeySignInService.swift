@@ -25,29 +25,38 @@ struct PasskeySignInService: Sendable {
             return username
         }
         let decoyKey = self.decoyKey
-        return try await open(listing: { db in
-            guard let username else { return (nil, []) }
-            let userID = try await UserTable.id(db, usernameKey: username.key)
-            var allowed: [PublicKeyCredentialDescriptorJSON] = []
-            if let userID { allowed = try await PasskeyTable.all(db, userID: userID).map(\.descriptor) }
-            return (userID, allowed.isEmpty ? PasskeyDecoy.descriptors(for: username.key, key: decoyKey) : allowed)
-        }, usernameFirst: username != nil, sessionID: nil)
+        return try await open(
+            listing: { db in
+                guard let username else { return (nil, []) }
+                let userID = try await UserTable.id(db, usernameKey: username.key)
+                var allowed: [PublicKeyCredentialDescriptorJSON] = []
+                if let userID { allowed = try await PasskeyTable.all(db, userID: userID).map(\.descriptor) }
+                return (userID, allowed.isEmpty ? PasskeyDecoy.descriptors(for: username.key, key: decoyKey) : allowed)
+            },
+            usernameFirst: username != nil,
+            sessionID: nil
+        )
     }
 
     /// Request options for re-authenticating the caller with one of their passkeys: bound to their
     /// session, listing their passkeys; `404 not_found` when they have none.
     func reauthenticationOptions(for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
-        try await open(listing: { db in
-            let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
-            guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; re-authenticate with the password.") }
-            return (caller.userID, allowed)
-        }, usernameFirst: true, sessionID: caller.sessionID)
+        try await open(
+            listing: { db in
+                let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
+                guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; re-authenticate with the password.") }
+                return (caller.userID, allowed)
+            },
+            usernameFirst: true,
+            sessionID: caller.sessionID
+        )
     }
 
     /// Stores a new authentication ceremony for the user `listing` names, with the credentials it lists.
     private func open(
         listing: @escaping @Sendable (any StatementDatabase) async throws -> (userID: String?, allowed: [PublicKeyCredentialDescriptorJSON]),
-        usernameFirst: Bool, sessionID: String?
+        usernameFirst: Bool,
+        sessionID: String?
     ) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
         let now = core.time.now()
         let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
@@ -55,12 +64,23 @@ struct PasskeySignInService: Sendable {
         let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
         let allowed = try await database.transaction { db in
             let (userID, allowed) = try await listing(db)
-            try await WebAuthnChallengeTable.insert(db, id: ceremonyID, ceremony: .authentication, userID: userID, sessionID: sessionID,
-                                                    usernameFirst: usernameFirst, challenge: challenge, now: now, expiresAt: expiresAt)
+            try await WebAuthnChallengeTable.insert(
+                db,
+                id: ceremonyID,
+                ceremony: .authentication,
+                userID: userID,
+                sessionID: sessionID,
+                usernameFirst: usernameFirst,
+                challenge: challenge,
+                now: now,
+                expiresAt: expiresAt
+            )
             return allowed
         }
-        return PasskeyCeremonyResponse(ceremonyID: ceremonyID,
-                                       publicKey: relyingParty.requestOptions(challenge: Array(challenge), allowing: allowed, timeout: challengeTTL))
+        return PasskeyCeremonyResponse(
+            ceremonyID: ceremonyID,
+            publicKey: relyingParty.requestOptions(challenge: Array(challenge), allowing: allowed, timeout: challengeTTL)
+        )
     }
 
     /// Signs in with a passkey's answer to ceremony `request.ceremonyID`.
@@ -90,11 +110,22 @@ struct PasskeySignInService: Sendable {
             if ceremony.usernameFirst, ceremony.userID != passkey.userID {
                 verdict = .failure(WebAuthnError(.credentialNotAllowed, "the passkey is not the named user's"))
             } else {
-                let record = CredentialRecord(credentialID: passkey.credentialID, userHandle: PasskeyService.userHandle(passkey.userID),
-                                              publicKey: passkey.publicKey, signCount: passkey.signCount, backupEligible: passkey.backupEligible)
+                let record = CredentialRecord(
+                    credentialID: passkey.credentialID,
+                    userHandle: PasskeyService.userHandle(passkey.userID),
+                    publicKey: passkey.publicKey,
+                    signCount: passkey.signCount,
+                    backupEligible: passkey.backupEligible
+                )
                 do {
-                    verdict = .success(try relyingParty.verifyAuthentication(credential, challenge: ceremony.challenge, credential: record,
-                                                                             userIdentified: ceremony.usernameFirst))
+                    verdict = .success(
+                        try relyingParty.verifyAuthentication(
+                            credential,
+                            challenge: ceremony.challenge,
+                            credential: record,
+                            userIdentified: ceremony.usernameFirst
+                        )
+                    )
                 } catch {
                     verdict = .failure(error)
                 }

@@ -35,8 +35,16 @@ struct ReauthenticationService: Sendable {
             let proof = try await check.proof(password, for: account, usernameKey: account.usernameKey, event: .sessionReauthenticated)
             completed = try await core.complete(proof, for: .reauthenticate(caller))
         case (nil, let challengeID?, let signature?, nil, nil):
-            let assertion = try await KeyAssertion.read(database, challengeID: challengeID, keys: challengeKeys, signingKeys: signingKeys, signature: signature,
-                                                        kind: .biometric, userID: caller.userID, relyingPartyID: relyingPartyID)
+            let assertion = try await KeyAssertion.read(
+                database,
+                challengeID: challengeID,
+                keys: challengeKeys,
+                signingKeys: signingKeys,
+                signature: signature,
+                kind: .biometric,
+                userID: caller.userID,
+                relyingPartyID: relyingPartyID
+            )
             completed = try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .reauthenticate(caller))
         case (nil, nil, nil, let ceremonyID?, let credential?):
             let proof = try await passkeys.verify(ceremonyID: ceremonyID, credential: credential, for: caller)

@@ -65,19 +65,44 @@ struct RegistrationService: Sendable {
             // Pending ones stay until verified or deleted, so waiting does not help: 409, not 429.
             let pending = try await RegistrationTable.count(db, userID: caller.userID, pendingOnly: true)
             guard pending < maxPendingRegistrationsPerUser else {
-                throw Rejection(.tooManyRegistrations, "At most \(maxPendingRegistrationsPerUser) unverified registrations per user; verify or delete one first.")
+                throw Rejection(
+                    .tooManyRegistrations,
+                    "At most \(maxPendingRegistrationsPerUser) unverified registrations per user; verify or delete one first."
+                )
             }
             guard try await !RegistrationTable.contains(db, publicKey: new.key) else { throw duplicateRegistration }
             do {
-                try await RegistrationTable.insertPending(db, id: registrationID, userID: caller.userID, kind: new.kind, key: new.key,
-                                                          label: new.label, pinHash: new.pinHash, now: now)
-            } catch where database.isUniqueViolation(error) {
+                try await RegistrationTable.insertPending(
+                    db,
+                    id: registrationID,
+                    userID: caller.userID,
+                    kind: new.kind,
+                    key: new.key,
+                    label: new.label,
+                    pinHash: new.pinHash,
+                    now: now
+                )
+            } catch  where database.isUniqueViolation(error) {
                 // Another instance inserted the same key between our check and this insert.
                 throw duplicateRegistration
             }
-            try await ChallengeTable.insert(db, registrationID: registrationID, ceremony: .registration, bytes: challenge, now: now, expiresAt: expiresAt)
+            try await ChallengeTable.insert(
+                db,
+                registrationID: registrationID,
+                ceremony: .registration,
+                bytes: challenge,
+                now: now,
+                expiresAt: expiresAt
+            )
             if new.kind == .biometric {
-                try await AuditLog.record(db, userID: caller.userID, type: .registrationStarted, outcome: .success, at: now, registrationID: registrationID)
+                try await AuditLog.record(
+                    db,
+                    userID: caller.userID,
+                    type: .registrationStarted,
+                    outcome: .success,
+                    at: now,
+                    registrationID: registrationID
+                )
             }
         }
         return RegistrationStartResponse(registrationID: registrationID, challenge: challenge, expiresAt: expiresAt)
@@ -86,9 +111,11 @@ struct RegistrationService: Sendable {
     /// Completes a registration: the key proves possession by signing the registration message.
     /// A verified PIN key replaces the user's previous PIN key (its sessions end, but the caller's).
     func verify(id registrationID: String, _ request: VerifyRegistrationRequest, for caller: Caller) async throws -> Registration {
-        guard let stored = try await database.read({ db in
-            try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
-        }) else {
+        guard
+            let stored = try await database.read({ db in
+                try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
+            })
+        else {
             throw Rejection(.registrationNotFound, "No such registration.")
         }
         let signature = try SignatureRules.parse(request.signature, for: stored.algorithm)
@@ -110,7 +137,8 @@ struct RegistrationService: Sendable {
         }
         return try await database.transaction { db in
             guard try await RegistrationTable.activate(db, id: registrationID),
-                  let registration = try await RegistrationTable.find(db, id: registrationID, userID: caller.userID) else {
+                let registration = try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
+            else {
                 throw Rejection(.registrationNotFound, "The registration was deleted meanwhile.")
             }
             if stored.wire.kind == .pin {
@@ -119,7 +147,9 @@ struct RegistrationService: Sendable {
                 for id in previous {
                     try await Self.revoke(db, registrationID: id, sparing: caller.sessionID, now: now)
                 }
-                if let key = try await UserTable.usernameKey(db, id: caller.userID) { try await FactorFailureTable.clear(db, usernameKey: key, factors: [.pin]) }
+                if let key = try await UserTable.usernameKey(db, id: caller.userID) {
+                    try await FactorFailureTable.clear(db, usernameKey: key, factors: [.pin])
+                }
             }
             try await AuditLog.record(db, userID: caller.userID, type: event, outcome: .success, at: now, registrationID: registrationID)
             return registration.wire
@@ -139,8 +169,15 @@ struct RegistrationService: Sendable {
         let now = time.now()
         let renamed = try await database.transaction { db -> Registration? in
             guard try await RegistrationTable.rename(db, id: registrationID, userID: caller.userID, label: label) else { return nil }
-            try await AuditLog.record(db, userID: caller.userID, type: .registrationRenamed, outcome: .success, at: now,
-                                      registrationID: registrationID, sessionID: caller.sessionID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: .registrationRenamed,
+                outcome: .success,
+                at: now,
+                registrationID: registrationID,
+                sessionID: caller.sessionID
+            )
             return try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)?.wire
         }
         guard let renamed else { throw Rejection(.registrationNotFound, "No such registration.") }
@@ -155,7 +192,14 @@ struct RegistrationService: Sendable {
         let deleted = try await database.transaction { db -> Bool in
             guard try await RegistrationTable.find(db, id: registrationID, userID: caller.userID) != nil else { return false }
             try await Self.revoke(db, registrationID: registrationID, sparing: caller.sessionID, now: now)
-            try await AuditLog.record(db, userID: caller.userID, type: .registrationDeleted, outcome: .success, at: now, registrationID: registrationID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: .registrationDeleted,
+                outcome: .success,
+                at: now,
+                registrationID: registrationID
+            )
             return true
         }
         guard deleted else { throw Rejection(.registrationNotFound, "No such registration.") }

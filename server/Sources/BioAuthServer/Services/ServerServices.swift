@@ -39,12 +39,25 @@ struct ServerServices: Sendable {
     ///   - hashing: The bound on password and PIN hashes every request shares.
     ///   - challengeRate: This instance's count of authentication challenges per registration.
     init(
-        configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, pinKeys: PINKeyRing,
-        relyingParty: RelyingParty, metrics: ServerMetrics, hashing: HashingBudget, challengeRate: ChallengeRateLimit, logger: Logger
+        configuration: ServerConfiguration,
+        database: any DatabaseProvider,
+        time: TimeSource,
+        pinKeys: PINKeyRing,
+        relyingParty: RelyingParty,
+        metrics: ServerMetrics,
+        hashing: HashingBudget,
+        challengeRate: ChallengeRateLimit,
+        logger: Logger
     ) {
         let clock = DatabaseClock(flavor: database.flavor, time: time)
-        let core = AccountCore(database: database, lockouts: configuration.lockoutPolicy, sessions: configuration.sessionPolicy,
-                               clock: clock, time: time, metrics: metrics)
+        let core = AccountCore(
+            database: database,
+            lockouts: configuration.lockoutPolicy,
+            sessions: configuration.sessionPolicy,
+            clock: clock,
+            time: time,
+            metrics: metrics
+        )
         let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: hashing)
         let check = PasswordCheck(hasher: hasher, core: core)
         // Device keys remembered after their first use (they never change; each instance keeps its own).
@@ -53,27 +66,78 @@ struct ServerServices: Sendable {
         let rpID = configuration.relyingPartyID
         let ttl = configuration.challengeTTL
         let registrations = RegistrationService(
-            database: database, time: time, stepUp: stepUp, relyingPartyID: rpID, challengeTTL: ttl,
-            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser, maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser)
-        let passkeySignIn = PasskeySignInService(database: database, relyingParty: relyingParty, core: core, challengeTTL: ttl, decoyKey: pinKeys.current)
+            database: database,
+            time: time,
+            stepUp: stepUp,
+            relyingPartyID: rpID,
+            challengeTTL: ttl,
+            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
+            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser
+        )
+        let passkeySignIn = PasskeySignInService(
+            database: database,
+            relyingParty: relyingParty,
+            core: core,
+            challengeTTL: ttl,
+            decoyKey: pinKeys.current
+        )
         self.core = core
         self.sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
         self.accounts = AccountService(database: database, check: check, stepUp: stepUp)
         self.passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
         self.registrations = registrations
-        self.biometrics = BiometricService(database: database, core: core, relyingPartyID: rpID, challengeTTL: ttl, challengeKeys: pinKeys,
-                                           signingKeys: signingKeys, challengeRate: challengeRate)
-        self.pins = PINService(database: database, hasher: PINHasher(bcrypt: hasher, keys: pinKeys), registrations: registrations, core: core,
-                               stepUp: stepUp, relyingPartyID: rpID, challengeKeys: pinKeys, signingKeys: signingKeys)
-        self.passkeys = PasskeyService(database: database, relyingParty: relyingParty, stepUp: stepUp, time: time, challengeTTL: ttl,
-                                       maxPasskeysPerUser: configuration.maxRegistrationsPerUser)
+        self.biometrics = BiometricService(
+            database: database,
+            core: core,
+            relyingPartyID: rpID,
+            challengeTTL: ttl,
+            challengeKeys: pinKeys,
+            signingKeys: signingKeys,
+            challengeRate: challengeRate
+        )
+        self.pins = PINService(
+            database: database,
+            hasher: PINHasher(bcrypt: hasher, keys: pinKeys),
+            registrations: registrations,
+            core: core,
+            stepUp: stepUp,
+            relyingPartyID: rpID,
+            challengeKeys: pinKeys,
+            signingKeys: signingKeys
+        )
+        self.passkeys = PasskeyService(
+            database: database,
+            relyingParty: relyingParty,
+            stepUp: stepUp,
+            time: time,
+            challengeTTL: ttl,
+            maxPasskeysPerUser: configuration.maxRegistrationsPerUser
+        )
         self.passkeySignIn = passkeySignIn
-        self.reauthentication = ReauthenticationService(database: database, check: check, passkeys: passkeySignIn, relyingPartyID: rpID,
-                                                        challengeKeys: pinKeys, signingKeys: signingKeys)
+        self.reauthentication = ReauthenticationService(
+            database: database,
+            check: check,
+            passkeys: passkeySignIn,
+            relyingPartyID: rpID,
+            challengeKeys: pinKeys,
+            signingKeys: signingKeys
+        )
         self.audit = AuditLog(database: database)
-        self.housekeeping = Housekeeping(database: database, time: time, clock: clock, challengeTTL: ttl, retention: configuration.expiredSessionRetention,
-                                         auditRetention: configuration.auditRetention, lockoutIdle: configuration.longestLockout, logger: logger)
-        self.administration = AccountAdministration(database: database, hasher: PasswordHasher(cost: configuration.passwordHashCost), time: time,
-                                                    oneTimePasswordLifetime: configuration.oneTimePasswordLifetime)
+        self.housekeeping = Housekeeping(
+            database: database,
+            time: time,
+            clock: clock,
+            challengeTTL: ttl,
+            retention: configuration.expiredSessionRetention,
+            auditRetention: configuration.auditRetention,
+            lockoutIdle: configuration.longestLockout,
+            logger: logger
+        )
+        self.administration = AccountAdministration(
+            database: database,
+            hasher: PasswordHasher(cost: configuration.passwordHashCost),
+            time: time,
+            oneTimePasswordLifetime: configuration.oneTimePasswordLifetime
+        )
     }
 }

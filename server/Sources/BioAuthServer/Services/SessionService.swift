@@ -13,7 +13,8 @@ struct SessionService: Sendable {
         let now = time.now()
         let idleSince = policy.idleMinutes.map { now.addingTimeInterval(-TimeInterval($0 * 60)) }
         guard let lookup = SessionToken.lookup(token),
-              let caller = try await database.read({ db in try await SessionTable.caller(db, lookup, now: now, idleSince: idleSince) }) else {
+            let caller = try await database.read({ db in try await SessionTable.caller(db, lookup, now: now, idleSince: idleSince) })
+        else {
             throw Rejection(.invalidSession, "The session token is unknown, expired, revoked or idle too long.")
         }
         if let granularity = policy.lastSeenGranularity, now.timeIntervalSince(caller.lastSeenAt) >= granularity.timeInterval {
@@ -41,8 +42,14 @@ struct SessionService: Sendable {
         let isCurrent = sessionID == caller.sessionID
         let ended = try await database.transaction { db in
             guard try await SessionTable.revoke(db, id: sessionID, userID: caller.userID, now: now) else { return false }
-            try await AuditLog.record(db, userID: caller.userID, type: isCurrent ? .sessionSignedOut : .sessionRevoked,
-                                      outcome: .success, at: now, sessionID: sessionID)
+            try await AuditLog.record(
+                db,
+                userID: caller.userID,
+                type: isCurrent ? .sessionSignedOut : .sessionRevoked,
+                outcome: .success,
+                at: now,
+                sessionID: sessionID
+            )
             return true
         }
         guard ended else {
@@ -69,7 +76,7 @@ struct SessionService: Sendable {
     /// A live session with its user, inside the caller's transaction.
     static func current(_ db: any StatementDatabase, _ caller: Caller, now: Date) async throws -> CurrentSessionResponse {
         guard let session = try await SessionTable.live(db, userID: caller.userID, id: caller.sessionID, now: now).first,
-              let user = try await UserTable.user(db, id: caller.userID)
+            let user = try await UserTable.user(db, id: caller.userID)
         else { throw Rejection(.invalidSession, "The session has ended.") }
         return CurrentSessionResponse(session: session, user: user)
     }

@@ -12,8 +12,12 @@ struct Migration: Sendable {
     /// What SQL alone cannot do, run after the statements in the same transaction.
     var code: (@Sendable (any StatementDatabase, SQLFlavor) async throws -> Void)?
 
-    init(version: Int, name: String, statements: @escaping @Sendable (SQLFlavor) -> [String],
-         code: (@Sendable (any StatementDatabase, SQLFlavor) async throws -> Void)? = nil) {
+    init(
+        version: Int,
+        name: String,
+        statements: @escaping @Sendable (SQLFlavor) -> [String],
+        code: (@Sendable (any StatementDatabase, SQLFlavor) async throws -> Void)? = nil
+    ) {
         self.version = version
         self.name = name
         self.statements = statements

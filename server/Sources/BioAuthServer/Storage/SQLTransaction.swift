@@ -11,8 +11,12 @@ import SQLKit
 ///     back itself, and no ROLLBACK is sent (PostgresNIO may never answer a statement written to
 ///     a closed connection).
 func runTransaction<T: Sendable>(
-    on db: any StatementDatabase, begin: String, logger: Logger, describe: (any Error) -> String = { "\($0)" },
-    _ body: @Sendable (any StatementDatabase) async throws -> T, connectionLost: (any Error) -> Bool = { _ in false }
+    on db: any StatementDatabase,
+    begin: String,
+    logger: Logger,
+    describe: (any Error) -> String = { "\($0)" },
+    _ body: @Sendable (any StatementDatabase) async throws -> T,
+    connectionLost: (any Error) -> Bool = { _ in false }
 ) async throws -> T {
     try await db.raw(SQLQueryString(begin)).run()
     do {

@@ -27,8 +27,8 @@ enum AppleAttestation {
         do {
             let root = try DER.parse(value)
             guard case .constructed(let items) = root.content, let tagged = items.first(where: { _ in true }),
-                  tagged.identifier == ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific),
-                  case .constructed(let inner) = tagged.content, let octets = inner.first(where: { _ in true })
+                tagged.identifier == ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific),
+                case .constructed(let inner) = tagged.content, let octets = inner.first(where: { _ in true })
             else {
                 throw WebAuthnError(.invalidAttestation, "the apple nonce extension is malformed")
             }

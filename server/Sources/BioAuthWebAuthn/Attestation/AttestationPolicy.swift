@@ -1,5 +1,5 @@
-import SwiftASN1
 import Foundation
+import SwiftASN1
 import X509
 
 /// Which attestations a relying party accepts.

@@ -19,8 +19,11 @@ extension AttestationPolicy {
         guard case .validCertificate = result else {
             var reasons: [String] = []
             if case .couldNotValidate(let failures) = result { reasons = failures.map { "\($0.policyFailureReason)" } }
-            throw WebAuthnError(.attestationNotTrusted, "the attestation chain does not lead to a configured root at \(now)"
-                + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; ")))
+            throw WebAuthnError(
+                .attestationNotTrusted,
+                "the attestation chain does not lead to a configured root at \(now)"
+                    + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
+            )
         }
     }
 }

@@ -15,7 +15,8 @@ enum FIDOU2FAttestation {
         }
         let signature = try AttestationStatement.bytes(object.statement, "sig")
         // 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖ publicKeyU2F (the uncompressed point).
-        let verificationData: [UInt8] = [0x00] + object.authenticatorData.rpIDHash + clientDataHash + object.credential.credentialID
+        let verificationData: [UInt8] =
+            [0x00] + object.authenticatorData.rpIDHash + clientDataHash + object.credential.credentialID
             + Array(key.x963Representation)
         guard try AttestationStatement.verifies(chain[0], signature, over: verificationData, alg: -7) else {
             throw WebAuthnError(.invalidAttestation, "the fido-u2f signature does not verify")

@@ -36,7 +36,7 @@ enum PackedAttestation {
         let attributes = subject.flatMap { $0 }
         func has(_ oid: ASN1ObjectIdentifier) -> Bool { attributes.contains { $0.type == oid } }
         guard has(.RDNAttributeType.countryName), has(.RDNAttributeType.organizationName), has(.RDNAttributeType.commonName),
-              attributes.contains(where: { $0.type == .RDNAttributeType.organizationalUnitName && $0.value.description == "Authenticator Attestation" })
+            attributes.contains(where: { $0.type == .RDNAttributeType.organizationalUnitName && $0.value.description == "Authenticator Attestation" })
         else {
             throw WebAuthnError(.invalidAttestation, "the attestation certificate's subject lacks C, O, OU=Authenticator Attestation or CN")
         }

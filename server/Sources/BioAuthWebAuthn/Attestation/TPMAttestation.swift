@@ -47,10 +47,11 @@ enum TPMAttestation {
         guard certificate.version == .v3 else { throw WebAuthnError(.invalidAttestation, "the AIK certificate is not version 3") }
         guard certificate.subject.isEmpty else { throw WebAuthnError(.invalidAttestation, "the AIK certificate's subject is not empty") }
         let names = (try? certificate.extensions.subjectAlternativeNames) ?? nil
-        let hasManufacturer = names?.contains { name in
-            guard case .directoryName(let directory) = name else { return false }
-            return directory.flatMap { $0 }.contains { $0.type == tpmManufacturer }
-        } ?? false
+        let hasManufacturer =
+            names?.contains { name in
+                guard case .directoryName(let directory) = name else { return false }
+                return directory.flatMap { $0 }.contains { $0.type == tpmManufacturer }
+            } ?? false
         guard hasManufacturer else { throw WebAuthnError(.invalidAttestation, "the AIK certificate does not name the TPM manufacturer") }
         let usages = (try? certificate.extensions.extendedKeyUsage) ?? nil
         guard usages?.contains(ExtendedKeyUsage.Usage(oid: aikKeyUsage)) == true else {
@@ -73,7 +74,10 @@ enum TPMAttestation {
 
     /// A `TPMT_PUBLIC` (TPM 2.0 Part 2 §12.2.4): the credential key as the TPM holds it.
     struct PublicArea {
-        enum Key { case rsa(modulus: [UInt8], exponent: UInt32), ecc(curve: UInt16, x: [UInt8], y: [UInt8]) }
+        enum Key {
+            case rsa(modulus: [UInt8], exponent: UInt32)
+            case ecc(curve: UInt16, x: [UInt8], y: [UInt8])
+        }
         var nameAlgorithm: UInt16
         var key: Key
 
@@ -85,11 +89,14 @@ enum TPMAttestation {
             _ = try reader.sized()  // authPolicy
             switch type {
             case 0x0001:  // TPM_ALG_RSA: symmetric, scheme, keyBits, exponent; unique = modulus
-                _ = try reader.u16(); _ = try reader.u16(); _ = try reader.u16()
+                _ = try reader.u16()
+                _ = try reader.u16()
+                _ = try reader.u16()
                 let exponent = try reader.u32()
                 key = .rsa(modulus: try reader.sized(), exponent: exponent == 0 ? 65537 : exponent)
             case 0x0023:  // TPM_ALG_ECC: symmetric, scheme, curveID, kdf; unique = x, y
-                _ = try reader.u16(); _ = try reader.u16()
+                _ = try reader.u16()
+                _ = try reader.u16()
                 let curve = try reader.u16()
                 _ = try reader.u16()
                 key = .ecc(curve: curve, x: try reader.sized(), y: try reader.sized())
@@ -115,13 +122,14 @@ enum TPMAttestation {
 
         /// The object's TPM name: `nameAlg ‖ H(pubArea)`.
         func name(_ pubArea: [UInt8]) throws(WebAuthnError) -> [UInt8] {
-            let hash: [UInt8] = switch nameAlgorithm {
-            case 0x0004: Array(Insecure.SHA1.hash(data: pubArea))
-            case 0x000B: Array(SHA256.hash(data: pubArea))
-            case 0x000C: Array(SHA384.hash(data: pubArea))
-            case 0x000D: Array(SHA512.hash(data: pubArea))
-            default: throw WebAuthnError(.invalidAttestation, "pubArea nameAlg \(nameAlgorithm) is not supported")
-            }
+            let hash: [UInt8] =
+                switch nameAlgorithm {
+                case 0x0004: Array(Insecure.SHA1.hash(data: pubArea))
+                case 0x000B: Array(SHA256.hash(data: pubArea))
+                case 0x000C: Array(SHA384.hash(data: pubArea))
+                case 0x000D: Array(SHA512.hash(data: pubArea))
+                default: throw WebAuthnError(.invalidAttestation, "pubArea nameAlg \(nameAlgorithm) is not supported")
+                }
             return [UInt8(nameAlgorithm >> 8), UInt8(nameAlgorithm & 0xFF)] + hash
         }
     }

@@ -92,12 +92,13 @@ package struct CBORDecoder: Sendable {
                 let width = 1 << Int(info - 24)
                 var value: UInt64 = 0
                 for _ in 0..<width { value = value << 8 | UInt64(try byte()) }
-                let smallest: UInt64 = switch width {
-                case 1: 24
-                case 2: 0x100
-                case 4: 0x1_0000
-                default: 0x1_0000_0000
-                }
+                let smallest: UInt64 =
+                    switch width {
+                    case 1: 24
+                    case 2: 0x100
+                    case 4: 0x1_0000
+                    default: 0x1_0000_0000
+                    }
                 guard value >= smallest else { throw CBORError(.notShortestForm, at: start) }
                 return value
             case 31:

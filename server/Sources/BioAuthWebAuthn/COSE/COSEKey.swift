@@ -48,7 +48,8 @@ package enum COSEKey: @unchecked Sendable {
         switch (algorithm, kty) {
         case (.es256, 2):
             guard key[Self.crv]?.integer == 1 else { throw WebAuthnError(.unsupportedAlgorithm, "ES256 needs crv 1 (P-256)") }
-            let x = try Self.bytes(key, Self.x, count: 32, "x"), y = try Self.bytes(key, Self.y, count: 32, "y")
+            let x = try Self.bytes(key, Self.x, count: 32, "x")
+            let y = try Self.bytes(key, Self.y, count: 32, "y")
             do {
                 self = .es256(try P256.Signing.PublicKey(x963Representation: [0x04] + x + y))
             } catch {

@@ -41,12 +41,20 @@ package struct VerifiedAuthentication: Sendable {
 extension RelyingParty {
     /// The request options for an authentication ceremony (§5.5): `allowCredentials` empty for a
     /// discoverable (username-less, or autofill) sign-in.
-    package func requestOptions(challenge: [UInt8], allowing credentials: [PublicKeyCredentialDescriptorJSON], timeout: Duration)
+    package func requestOptions(
+        challenge: [UInt8],
+        allowing credentials: [PublicKeyCredentialDescriptorJSON],
+        timeout: Duration
+    )
         -> PublicKeyCredentialRequestOptionsJSON
     {
         PublicKeyCredentialRequestOptionsJSON(
-            challenge: Base64URLBytes(challenge), timeout: Int(timeout.components.seconds * 1000), rpId: id,
-            allowCredentials: credentials, userVerification: userVerification.rawValue)
+            challenge: Base64URLBytes(challenge),
+            timeout: Int(timeout.components.seconds * 1000),
+            rpId: id,
+            allowCredentials: credentials,
+            userVerification: userVerification.rawValue
+        )
     }
 
     /// Runs the authentication procedure (§7.2) on a browser's `AuthenticationResponseJSON` for
@@ -55,7 +63,10 @@ extension RelyingParty {
     /// `allowCredentials`). `userIdentified`: the ceremony named its user (username-first);
     /// otherwise the response must carry the credential owner's user handle (step 6).
     package func verifyAuthentication(
-        _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord, userIdentified: Bool = false
+        _ response: AuthenticationResponseJSON,
+        challenge: [UInt8],
+        credential: CredentialRecord,
+        userIdentified: Bool = false
     ) throws(WebAuthnError) -> VerifiedAuthentication {
         guard response.type == "public-key" else { throw WebAuthnError(.invalidResponse, "type is not public-key") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError(.invalidResponse, "id is not the base64url of rawId") }
@@ -100,7 +111,11 @@ extension RelyingParty {
                 regressed = true
             }
         }
-        return VerifiedAuthentication(signCount: signCount, signCountRegressed: regressed, backedUp: data.flags.contains(.backedUp),
-                                      userVerified: data.flags.contains(.userVerified))
+        return VerifiedAuthentication(
+            signCount: signCount,
+            signCountRegressed: regressed,
+            backedUp: data.flags.contains(.backedUp),
+            userVerified: data.flags.contains(.userVerified)
+        )
     }
 }

@@ -53,7 +53,8 @@ package struct AuthenticatorData: Sendable {
         }
         if flags.contains(.extensionData) {
             guard offset < bytes.count else { throw WebAuthnError(.invalidAuthenticatorData, "ED is set but no extensions follow") }
-            let value: CBORValue, end: Int
+            let value: CBORValue
+            let end: Int
             do {
                 (value, end) = try CBORDecoder().decodePrefix(Array(bytes[offset...]))
             } catch {
@@ -92,19 +93,25 @@ package struct AttestedCredentialData: Sendable {
         guard length >= 1, length <= maxCredentialIDLength else { throw WebAuthnError(.invalidCredentialID, "credential id of \(length) bytes") }
         guard bytes.count - idStart > length else { throw WebAuthnError(.invalidAuthenticatorData, "credential id or key truncated") }
         let keyStart = idStart + length
-        let key: CBORValue, keyLength: Int
+        let key: CBORValue
+        let keyLength: Int
         do {
             (key, keyLength) = try CBORDecoder().decodePrefix(Array(bytes[keyStart...]))
         } catch {
             throw WebAuthnError(.invalidCredentialPublicKey, "\(error)")
         }
         let credential = AttestedCredentialData(
-            aaguid: UUID(uuid: (aaguidBytes[0], aaguidBytes[1], aaguidBytes[2], aaguidBytes[3], aaguidBytes[4], aaguidBytes[5],
-                                aaguidBytes[6], aaguidBytes[7], aaguidBytes[8], aaguidBytes[9], aaguidBytes[10], aaguidBytes[11],
-                                aaguidBytes[12], aaguidBytes[13], aaguidBytes[14], aaguidBytes[15])),
+            aaguid: UUID(
+                uuid: (
+                    aaguidBytes[0], aaguidBytes[1], aaguidBytes[2], aaguidBytes[3], aaguidBytes[4], aaguidBytes[5],
+                    aaguidBytes[6], aaguidBytes[7], aaguidBytes[8], aaguidBytes[9], aaguidBytes[10], aaguidBytes[11],
+                    aaguidBytes[12], aaguidBytes[13], aaguidBytes[14], aaguidBytes[15]
+                )
+            ),
             credentialID: Array(bytes[idStart..<keyStart]),
             publicKey: try COSEKey(key),
-            publicKeyBytes: Array(bytes[keyStart..<keyStart + keyLength]))
+            publicKeyBytes: Array(bytes[keyStart..<keyStart + keyLength])
+        )
         return (credential, keyStart + keyLength)
     }
 }

@@ -34,8 +34,12 @@ extension RelyingParty {
     /// relying party's user verification and attestation, its algorithms, and the user's
     /// existing credentials excluded.
     package func creationOptions(
-        challenge: [UInt8], userHandle: [UInt8], userName: String, displayName: String,
-        excluding existing: [PublicKeyCredentialDescriptorJSON], timeout: Duration
+        challenge: [UInt8],
+        userHandle: [UInt8],
+        userName: String,
+        displayName: String,
+        excluding existing: [PublicKeyCredentialDescriptorJSON],
+        timeout: Duration
     ) -> PublicKeyCredentialCreationOptionsJSON {
         PublicKeyCredentialCreationOptionsJSON(
             rp: .init(id: id, name: name),
@@ -46,14 +50,17 @@ extension RelyingParty {
             excludeCredentials: existing,
             authenticatorSelection: .init(residentKey: "required", requireResidentKey: true, userVerification: userVerification.rawValue),
             attestation: attestation.conveyance,
-            extensions: .init(credProps: true))
+            extensions: .init(credProps: true)
+        )
     }
 
     /// Runs the registration procedure (§7.1) on a browser's `RegistrationResponseJSON` for the
     /// ceremony that issued `challenge`. It checks everything but that the credential id is new
     /// (step 27), which needs the caller's storage.
     package func verifyRegistration(
-        _ response: RegistrationResponseJSON, challenge: [UInt8], now: Date
+        _ response: RegistrationResponseJSON,
+        challenge: [UInt8],
+        now: Date
     ) async throws(WebAuthnError) -> VerifiedRegistration {
         guard response.type == "public-key" else { throw WebAuthnError(.invalidResponse, "type is not public-key") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError(.invalidResponse, "id is not the base64url of rawId") }
@@ -76,9 +83,17 @@ extension RelyingParty {
         let trustPath = try AttestationStatement.verify(object, clientDataHash: clientDataHash)
         try await attestation.accept(trustPath, now: now)
         return VerifiedRegistration(
-            credentialID: credential.credentialID, publicKey: credential.publicKeyBytes, algorithm: credential.publicKey.algorithm,
-            signCount: data.signCount, aaguid: credential.aaguid, backupEligible: data.flags.contains(.backupEligible),
-            backedUp: data.flags.contains(.backedUp), userVerified: data.flags.contains(.userVerified),
-            transports: response.response.transports ?? [], attestationFormat: object.format, trustPath: trustPath)
+            credentialID: credential.credentialID,
+            publicKey: credential.publicKeyBytes,
+            algorithm: credential.publicKey.algorithm,
+            signCount: data.signCount,
+            aaguid: credential.aaguid,
+            backupEligible: data.flags.contains(.backupEligible),
+            backedUp: data.flags.contains(.backedUp),
+            userVerified: data.flags.contains(.userVerified),
+            transports: response.response.transports ?? [],
+            attestationFormat: object.format,
+            trustPath: trustPath
+        )
     }
 }

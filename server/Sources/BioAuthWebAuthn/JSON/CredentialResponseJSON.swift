@@ -19,8 +19,12 @@ package struct PublicKeyCredentialJSON<Response: Codable & Sendable & Equatable>
 
     /// A credential of these parts.
     package init(
-        id: String, rawId: Base64URLBytes, response: Response, authenticatorAttachment: String? = nil,
-        clientExtensionResults: ClientExtensionResultsJSON? = nil, type: String = "public-key"
+        id: String,
+        rawId: Base64URLBytes,
+        response: Response,
+        authenticatorAttachment: String? = nil,
+        clientExtensionResults: ClientExtensionResultsJSON? = nil,
+        type: String = "public-key"
     ) {
         self.id = id
         self.rawId = rawId
@@ -49,8 +53,12 @@ package struct AuthenticatorAttestationResponseJSON: Codable, Sendable, Equatabl
     package var transports: [String]?
 
     /// A response of these parts.
-    package init(clientDataJSON: Base64URLBytes, attestationObject: Base64URLBytes, authenticatorData: Base64URLBytes? = nil,
-                 transports: [String]? = nil) {
+    package init(
+        clientDataJSON: Base64URLBytes,
+        attestationObject: Base64URLBytes,
+        authenticatorData: Base64URLBytes? = nil,
+        transports: [String]? = nil
+    ) {
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
         self.authenticatorData = authenticatorData

@@ -14,8 +14,11 @@ struct Account {
 
     /// Signs up a fresh user and signs in with the password.
     static func signedIn(
-        on server: LoopbackServer, device: SimulatedDevice = SimulatedDevice(), algorithm: SignatureAlgorithm = .es256,
-        policy: BiometricPolicy = .currentBiometrics, transport: any HTTPTransport = URLSessionTransport()
+        on server: LoopbackServer,
+        device: SimulatedDevice = SimulatedDevice(),
+        algorithm: SignatureAlgorithm = .es256,
+        policy: BiometricPolicy = .currentBiometrics,
+        transport: any HTTPTransport = URLSessionTransport()
     ) async throws -> Account {
         let client = server.client(on: device, algorithm: algorithm, policy: policy, transport: transport)
         let username = "user-\(UUID().uuidString.prefix(8).lowercased())"

@@ -3,6 +3,7 @@ import BioAuthSimulator
 import BioAuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,13 +13,22 @@ import FoundationNetworking
 extension LoopbackServer {
     /// A client on `device` configured for this server.
     func client(
-        on device: SimulatedDevice, algorithm: SignatureAlgorithm = .es256, policy: BiometricPolicy = .currentBiometrics,
+        on device: SimulatedDevice,
+        algorithm: SignatureAlgorithm = .es256,
+        policy: BiometricPolicy = .currentBiometrics,
         transport: any HTTPTransport = URLSessionTransport()
     ) -> BioAuthClient {
         BioAuthClient(
-            configuration: BioAuthConfiguration(serverURL: baseURL, relyingPartyID: configuration.relyingPartyID, keychainService: "com.example.bank",
-                                                algorithm: algorithm, policy: policy),
-            device: device.backends, transport: transport)
+            configuration: BioAuthConfiguration(
+                serverURL: baseURL,
+                relyingPartyID: configuration.relyingPartyID,
+                keychainService: "com.example.bank",
+                algorithm: algorithm,
+                policy: policy
+            ),
+            device: device.backends,
+            transport: transport
+        )
     }
 
     /// The server's list of the user's registrations, read directly over HTTP.

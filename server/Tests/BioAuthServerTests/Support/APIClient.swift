@@ -12,11 +12,19 @@ struct APIClient: ContractClient {
 
     var observed: ObservedStatuses? { recorded }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: Data?) async throws -> (HTTPResponse.Status, HTTPFields, Data) {
+    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: Data?) async throws -> (HTTPResponse.Status, HTTPFields, Data)
+    {
         var headers = headers
         headers[.connection] = "keep-alive"
-        let response = try await client.execute(TestClient.Request(
-            path, method: method, authority: "localhost", headers: headers, body: body.map { ByteBuffer(data: $0) }))
+        let response = try await client.execute(
+            TestClient.Request(
+                path,
+                method: method,
+                authority: "localhost",
+                headers: headers,
+                body: body.map { ByteBuffer(data: $0) }
+            )
+        )
         return (response.status, response.headers, Data(buffer: response.body ?? ByteBuffer()))
     }
 }

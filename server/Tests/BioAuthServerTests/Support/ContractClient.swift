@@ -36,8 +36,12 @@ extension ContractClient {
     /// Sends a request with a JSON body (or raw bytes) and an optional bearer token.
     @discardableResult
     func call(
-        _ method: HTTPRequest.Method, _ path: String, json: (any Encodable & Sendable)? = nil, raw: Data? = nil,
-        token: String? = nil, headers extra: HTTPFields = [:],
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json: (any Encodable & Sendable)? = nil,
+        raw: Data? = nil,
+        token: String? = nil,
+        headers extra: HTTPFields = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> APIResponse {
         var headers = extra
@@ -47,46 +51,80 @@ extension ContractClient {
         let (status, answerHeaders, answerBody) = try await send(method, path, headers: headers, body: body)
         let answer = APIResponse(status: status, headers: answerHeaders, body: answerBody)
         let headerMap = Dictionary(answer.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
-        for problem in OpenAPIContract.shared.problems(method: method.rawValue, path: path, status: Int(status.code), headers: headerMap, body: answerBody) {
+        for problem in OpenAPIContract.shared.problems(
+            method: method.rawValue,
+            path: path,
+            status: Int(status.code),
+            headers: headerMap,
+            body: answerBody
+        ) {
             Issue.record("openapi.yaml mismatch: \(problem)", sourceLocation: sourceLocation)
         }
         if let observed, let operation = OpenAPIContract.shared.operation(method: method.rawValue, path: path) {
             observed.insert("\(operation.operationID) \(status.code)")
         }
         // 503 `unavailable` is the contract's answer to load, not a fault; 500 is always a fault.
-        #expect(status.code < 500 || status == .serviceUnavailable, "server error \(status) for \(method) \(path): \(String(decoding: answerBody, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(
+            status.code < 500 || status == .serviceUnavailable,
+            "server error \(status) for \(method) \(path): \(String(decoding: answerBody, as: UTF8.self))",
+            sourceLocation: sourceLocation
+        )
         return answer
     }
 
     /// Calls and expects a contract error.
     @discardableResult
     func expectError(
-        _ code: ErrorCode, _ method: HTTPRequest.Method, _ path: String, json: (any Encodable & Sendable)? = nil, raw: Data? = nil,
-        token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ code: ErrorCode,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json: (any Encodable & Sendable)? = nil,
+        raw: Data? = nil,
+        token: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> APIResponse {
         let answer = try await call(method, path, json: json, raw: raw, token: token, sourceLocation: sourceLocation)
-        #expect(answer.errorCode == code, "expected \(code.rawValue), got \(answer.status) \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(
+            answer.errorCode == code,
+            "expected \(code.rawValue), got \(answer.status) \(String(decoding: answer.body, as: UTF8.self))",
+            sourceLocation: sourceLocation
+        )
         return answer
     }
 
     /// Calls, expects `status`, and decodes the body.
     @discardableResult
     func expect<T: Decodable>(
-        _ status: HTTPResponse.Status, _ type: T.Type, _ method: HTTPRequest.Method, _ path: String,
-        json: (any Encodable & Sendable)? = nil, token: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ status: HTTPResponse.Status,
+        _ type: T.Type,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        json: (any Encodable & Sendable)? = nil,
+        token: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> T {
         let answer = try await call(method, path, json: json, token: token, sourceLocation: sourceLocation)
-        try #require(answer.status == status, "expected \(status), got \(answer.status) \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
+        try #require(
+            answer.status == status,
+            "expected \(status), got \(answer.status) \(String(decoding: answer.body, as: UTF8.self))",
+            sourceLocation: sourceLocation
+        )
         return try answer.decode(T.self)
     }
 
     /// One step of a shared ceremony: any 2xx answer is its success.
     func exchange<Answer: Decodable>(
-        _ endpoint: Endpoint, id: String?, body: (any Encodable & Sendable)?, token: String?, as answer: Answer.Type
+        _ endpoint: Endpoint,
+        id: String?,
+        body: (any Encodable & Sendable)?,
+        token: String?,
+        as answer: Answer.Type
     ) async throws -> Answer {
         let response = try await call(HTTPRequest.Method(rawValue: endpoint.method.rawValue)!, endpoint.path(id), json: body, token: token)
-        try #require((200..<300).contains(response.status.code),
-                     "\(endpoint) answered \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        try #require(
+            (200..<300).contains(response.status.code),
+            "\(endpoint) answered \(response.status) \(String(decoding: response.body, as: UTF8.self))"
+        )
         return try response.decode(Answer.self)
     }
 }

@@ -1,8 +1,9 @@
-@testable import BioAuthServer
 import Foundation
-import SQLKit
 import NIOPosix
+import SQLKit
 import SQLiteNIO
+
+@testable import BioAuthServer
 
 /// Every row of every table of a SQLite file, read by a separate connection, so a test can say
 /// "this rejected request changed nothing".
@@ -33,10 +34,12 @@ struct DatabaseSnapshot: Equatable, CustomStringConvertible {
     static func read(postgres database: any DatabaseProvider) async throws -> DatabaseSnapshot {
         try await database.withDatabase { db in
             var tables: [String: [String]] = [:]
-            let names = try await db.raw("""
+            let names = try await db.raw(
+                """
                 SELECT table_name::text AS name FROM information_schema.tables
                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1
-                """).all().map { try $0.decode(column: "name", as: String.self) }
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
             for name in names {
                 tables[name] = try await db.raw("SELECT t::text AS row FROM \(ident: name) t").all()
                     .map { try $0.decode(column: "row", as: String.self) }.sorted()

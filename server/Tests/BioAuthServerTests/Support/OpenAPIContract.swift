@@ -44,7 +44,8 @@ struct OpenAPIContract: Sendable {
     /// parameters (`/v1/sessions/current` over `/v1/sessions/{id}`).
     func operation(method: String, path: String) -> Operation? {
         let segments = path.split(separator: "?").first.map { $0.split(separator: "/") } ?? []
-        return operations
+        return
+            operations
             .filter { $0.method == method }
             .compactMap { operation -> (Operation, Int)? in
                 let template = operation.path.split(separator: "/")
@@ -128,7 +129,8 @@ struct OpenAPIContract: Sendable {
             problems.append("\(path): \(value) not in enum \(options)")
         }
         if let constant = schema["const"] {
-            let same = (constant as? Bool).map { flag in Self.matches(value, type: "boolean") && (value as? Bool) == flag } ?? ("\(constant)" == "\(value)")
+            let same =
+                (constant as? Bool).map { flag in Self.matches(value, type: "boolean") && (value as? Bool) == flag } ?? ("\(constant)" == "\(value)")
             if !same { problems.append("\(path): \(value) is not \(constant)") }
         }
         if let string = value as? String {

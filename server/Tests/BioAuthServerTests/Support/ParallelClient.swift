@@ -1,11 +1,12 @@
 import BioAuthProtocol
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Hummingbird
 import Synchronization
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Many connections at once to the test server (the HummingbirdTesting client has one), for
 /// races that need requests truly in flight together. Answers are checked against openapi.yaml
@@ -29,7 +30,8 @@ struct ParallelClient: ContractClient {
     /// No record of statuses: these clients race, they do not tour the contract.
     var observed: ObservedStatuses? { nil }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: Data?) async throws -> (HTTPResponse.Status, HTTPFields, Data) {
+    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: Data?) async throws -> (HTTPResponse.Status, HTTPFields, Data)
+    {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method.rawValue
         for field in headers { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
@@ -48,5 +50,10 @@ struct ParallelClient: ContractClient {
 /// A logical clock for ordering events across tasks without timing anything.
 final class Ticker: Sendable {
     private let value = Mutex(0)
-    func tick() -> Int { value.withLock { $0 += 1; return $0 } }
+    func tick() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

@@ -1,7 +1,8 @@
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import Logging
+
+@testable import BioAuthServer
 
 /// The database the server suite runs against: SQLite unless `BIOAUTH_TEST_DATABASE=postgres`
 /// (then the PostgreSQL server in `BIOAUTH_TEST_POSTGRES_URL`, which `./scripts/test` starts).
@@ -50,7 +51,12 @@ enum TestDatabase: String, Sendable, CustomStringConvertible {
         case .postgres:
             guard let url = Self.postgresURL else { throw NoPostgresError() }
             let name = "bioauth_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-            return try await ScratchDatabase.with(name, on: url, logger: Logger(label: "bioauth-test-admin", factory: { _ in SwiftLogNoOpLogHandler() }), body)
+            return try await ScratchDatabase.with(
+                name,
+                on: url,
+                logger: Logger(label: "bioauth-test-admin", factory: { _ in SwiftLogNoOpLogHandler() }),
+                body
+            )
         }
     }
 }

@@ -1,9 +1,10 @@
 import BioAuthProtocol
-@testable import BioAuthServer
 import BioAuthTesting
 import Foundation
 import HummingbirdTesting
 import Logging
+
+@testable import BioAuthServer
 
 /// A ``LoopbackServer`` over a fresh database of the suite's kind (SQLite or PostgreSQL, see
 /// ``TestDatabase``), with a frozen clock the test moves and ``ThrowawayPINKey`` as its PIN key,

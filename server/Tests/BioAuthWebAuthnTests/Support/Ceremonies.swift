@@ -1,7 +1,8 @@
 import BioAuthProtocol
-@testable import BioAuthWebAuthn
 import BioAuthTesting
 import Foundation
+
+@testable import BioAuthWebAuthn
 
 /// The relying party and authenticator most tests start from: `example.com` served from
 /// `https://example.com`, user verification required, no attestation.
@@ -18,13 +19,20 @@ enum Ceremonies {
     static func challenge() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255) } }
 
     static func creationOptions(_ party: RelyingParty, challenge: [UInt8]) -> PublicKeyCredentialCreationOptionsJSON {
-        party.creationOptions(challenge: challenge, userHandle: userHandle, userName: "alice", displayName: "Alice", excluding: [],
-                              timeout: .seconds(120))
+        party.creationOptions(
+            challenge: challenge,
+            userHandle: userHandle,
+            userName: "alice",
+            displayName: "Alice",
+            excluding: [],
+            timeout: .seconds(120)
+        )
     }
 
     /// A registration the party accepted, with the authenticator that made it.
     static func registered(
-        _ party: RelyingParty, _ authenticator: SoftwareAuthenticator = SoftwareAuthenticator(origin: origin)
+        _ party: RelyingParty,
+        _ authenticator: SoftwareAuthenticator = SoftwareAuthenticator(origin: origin)
     ) async throws -> (SoftwareAuthenticator, VerifiedRegistration) {
         let challenge = challenge()
         let response = try authenticator.register(creationOptions(party, challenge: challenge))
@@ -32,13 +40,21 @@ enum Ceremonies {
     }
 
     static func record(_ registration: VerifiedRegistration) -> CredentialRecord {
-        CredentialRecord(credentialID: registration.credentialID, userHandle: userHandle, publicKey: registration.publicKey,
-                         signCount: registration.signCount, backupEligible: registration.backupEligible)
+        CredentialRecord(
+            credentialID: registration.credentialID,
+            userHandle: userHandle,
+            publicKey: registration.publicKey,
+            signCount: registration.signCount,
+            backupEligible: registration.backupEligible
+        )
     }
 
     /// Expects the registration procedure to refuse `response` for `reason`.
     static func refusal(
-        _ party: RelyingParty, _ response: RegistrationResponseJSON, challenge: [UInt8], now: Date = Date()
+        _ party: RelyingParty,
+        _ response: RegistrationResponseJSON,
+        challenge: [UInt8],
+        now: Date = Date()
     ) async -> WebAuthnError.Reason? {
         do {
             _ = try await party.verifyRegistration(response, challenge: challenge, now: now)
@@ -50,7 +66,11 @@ enum Ceremonies {
 
     /// The authentication procedure's verdict on `response`: `nil` when accepted.
     static func refusal(
-        _ party: RelyingParty, _ response: AuthenticationResponseJSON, challenge: [UInt8], credential: CredentialRecord, userIdentified: Bool = false
+        _ party: RelyingParty,
+        _ response: AuthenticationResponseJSON,
+        challenge: [UInt8],
+        credential: CredentialRecord,
+        userIdentified: Bool = false
     ) -> WebAuthnError.Reason? {
         do {
             _ = try party.verifyAuthentication(response, challenge: challenge, credential: credential, userIdentified: userIdentified)

@@ -10,7 +10,11 @@ import Synchronization
 /// half a second after its connection was seen closed (checked four times a second once the wait
 /// is over) is given up (the work's task is left to its fate).
 final class LeaseRace<T: Sendable>: Sendable {
-    private enum Stage { case waiting, lent(PostgresConnection), gaveUp }
+    private enum Stage {
+        case waiting
+        case lent(PostgresConnection)
+        case gaveUp
+    }
     private struct State {
         var stage = Stage.waiting
         var continuation: CheckedContinuation<T, any Error>?
@@ -22,8 +26,10 @@ final class LeaseRace<T: Sendable>: Sendable {
     /// `classify` names an outage (told whether a connection had been lent) is thrown as
     /// ``DatabaseUnavailable``; any other as it is.
     static func run(
-        waitingAtMost wait: Duration, lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
-        classify: (any Error, _ leased: Bool) -> DatabaseUnavailable?, _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+        waitingAtMost wait: Duration,
+        lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
+        classify: (any Error, _ leased: Bool) -> DatabaseUnavailable?,
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let race = LeaseRace()
         do {
@@ -33,16 +39,23 @@ final class LeaseRace<T: Sendable>: Sendable {
         }
     }
 
-    private func run(_ wait: Duration, _ lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
-                     _ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func run(
+        _ wait: Duration,
+        _ lease: @escaping @Sendable ((PostgresConnection) async throws -> T) async throws -> T,
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             state.withLock { $0.continuation = continuation }
             let leasing = Task {
                 do {
-                    self.answer(.success(try await lease { connection in
-                        guard self.lend(connection) else { throw CancellationError() }  // the wait ran out first
-                        return try await work(connection)
-                    }))
+                    self.answer(
+                        .success(
+                            try await lease { connection in
+                                guard self.lend(connection) else { throw CancellationError() }  // the wait ran out first
+                                return try await work(connection)
+                            }
+                        )
+                    )
                 } catch {
                     self.answer(.failure(error))
                 }

@@ -11,7 +11,7 @@ extension PostgresDatabaseProvider {
         if let error = error as? PSQLError {
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
-                 .unexpectedBackendMessage:  // PostgresNIO closes the connection after each of these
+                .unexpectedBackendMessage:  // PostgresNIO closes the connection after each of these
                 return DatabaseUnavailable(reason: describe(error))
             case .server where isOutage(sqlState: error.serverInfo?[.sqlState] ?? ""):
                 return DatabaseUnavailable(reason: describe(error))

@@ -33,7 +33,8 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     /// ``PostgresTLSPolicy`` for what each `sslmode` means).
     static func configuration(url: String, maxConnections: Int) throws -> (PostgresClient.Configuration, PostgresConnection.Configuration) {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
-              let user = components.user, !user.isEmpty else {
+            let user = components.user, !user.isEmpty
+        else {
             throw OpenError(url: url, reason: "expected postgres://USER:PASSWORD@HOST:PORT/DATABASE")
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
@@ -57,11 +58,23 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         let port = components.port ?? 5432
         let databaseName = database.isEmpty ? user : database
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: user, password: components.password, database: databaseName, tls: tls)
+            host: host,
+            port: port,
+            username: user,
+            password: components.password,
+            database: databaseName,
+            tls: tls
+        )
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectionIdleTimeout = .seconds(60)
         let probe = PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: components.password, database: databaseName, tls: probeTLS)
+            host: host,
+            port: port,
+            username: user,
+            password: components.password,
+            database: databaseName,
+            tls: probeTLS
+        )
         return (configuration, probe)
     }
 
@@ -95,8 +108,13 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     ///
     /// - Parameter connectionWait: The longest a call waits for a pooled connection before it
     ///   throws ``DatabaseUnavailable`` (while PostgreSQL is down the pool queues every request).
-    package static func open(url: String, maxConnections: Int = 20, connectionWait: Duration = .seconds(2), metrics: DatabaseMetrics? = nil,
-                             logger serverLogger: Logger) async throws -> PostgresDatabaseProvider {
+    package static func open(
+        url: String,
+        maxConnections: Int = 20,
+        connectionWait: Duration = .seconds(2),
+        metrics: DatabaseMetrics? = nil,
+        logger serverLogger: Logger
+    ) async throws -> PostgresDatabaseProvider {
         let logger = driverLogger(serverLogger)
         let (configuration, probeConfiguration) = try configuration(url: url, maxConnections: maxConnections)
         // One plain connection first: the pool queues its requests while it retries a refused or
@@ -107,8 +125,12 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         } catch {
             throw OpenError(url: url, reason: Self.describe(error))
         }
-        let provider = PostgresDatabaseProvider(client: PostgresClient(configuration: configuration, backgroundLogger: logger),
-                                                connectionWait: connectionWait, metrics: metrics, logger: logger)
+        let provider = PostgresDatabaseProvider(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            connectionWait: connectionWait,
+            metrics: metrics,
+            logger: logger
+        )
         do {
             // The pool answers too, within 10 seconds.
             try await provider.withConnection(for: .read, waitingAtMost: .seconds(10)) { db in try await db.raw("SELECT 1 AS one").run() }
@@ -161,12 +183,18 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     ///
     /// Only the wait is timed: PostgresNIO cannot cancel a statement it has sent, so `body`, once
     /// it has its connection, runs to its end while the connection lives.
-    private func withConnection<T: Sendable>(for work: DatabaseMetrics.Work, waitingAtMost wait: Duration? = nil,
-                                             _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T) async throws -> T {
+    private func withConnection<T: Sendable>(
+        for work: DatabaseMetrics.Work,
+        waitingAtMost wait: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T
+    ) async throws -> T {
         let asked = ContinuousClock.now
         return try await outage.watching({ $0 as? DatabaseUnavailable }) { [client, metrics] in
-            try await LeaseRace.run(waitingAtMost: wait ?? connectionWait, lease: { try await client.withConnection($0) },
-                                    classify: Self.unavailability) { connection in
+            try await LeaseRace.run(
+                waitingAtMost: wait ?? connectionWait,
+                lease: { try await client.withConnection($0) },
+                classify: Self.unavailability
+            ) { connection in
                 metrics?.waited(work, since: asked)
                 return try await body(PostgresStatementDatabase(connection: connection))
             }

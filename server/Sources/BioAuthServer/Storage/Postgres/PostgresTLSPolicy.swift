@@ -41,8 +41,10 @@ struct PostgresTLSPolicy: Sendable, Equatable {
             (mode, checksHostName) = (.plain, true)
         case "prefer", "allow":
             guard loopback else {
-                throw Refusal(description: "sslmode=\(sslmode ?? "prefer") may fall back to plain text, which is refused for a host that is not loopback: "
-                              + "use sslmode=verify-full (or verify-ca, require), or sslmode=disable to ask for plain text")
+                throw Refusal(
+                    description: "sslmode=\(sslmode ?? "prefer") may fall back to plain text, which is refused for a host that is not loopback: "
+                        + "use sslmode=verify-full (or verify-ca, require), or sslmode=disable to ask for plain text"
+                )
             }
             (mode, checksHostName) = (.preferred, true)
         case "require", "verify-full":

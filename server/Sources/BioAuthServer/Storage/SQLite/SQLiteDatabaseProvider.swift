@@ -36,8 +36,14 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
         var description: String { "cannot open database at \(path): \(reason)" }
     }
 
-    private init(thread: SQLiteThread, connection: SQLiteHandleDatabase, readers: SQLiteReaders, checkpointer: SQLiteCheckpointer,
-                 metrics: DatabaseMetrics?, logger: Logger) {
+    private init(
+        thread: SQLiteThread,
+        connection: SQLiteHandleDatabase,
+        readers: SQLiteReaders,
+        checkpointer: SQLiteCheckpointer,
+        metrics: DatabaseMetrics?,
+        logger: Logger
+    ) {
         self.thread = thread
         self.connection = connection
         self.groups = SQLiteGroupCommit(database: connection, gate: gate, metrics: metrics)
@@ -82,8 +88,13 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
             readers = readerPool
             let checkpointer = try await SQLiteCheckpointer.start(path: path, logger: logger)
             return SQLiteDatabaseProvider(
-                thread: thread, connection: SQLiteHandleDatabase(handle: handle, thread: thread, logger: logger), readers: readerPool,
-                checkpointer: checkpointer, metrics: metrics, logger: logger)
+                thread: thread,
+                connection: SQLiteHandleDatabase(handle: handle, thread: thread, logger: logger),
+                readers: readerPool,
+                checkpointer: checkpointer,
+                metrics: metrics,
+                logger: logger
+            )
         } catch {
             readers?.close()
             try? await thread.perform { [opened] in try? opened?.close() }
@@ -140,8 +151,12 @@ final class SQLiteDatabaseProvider: DatabaseProvider {
 
     /// Runs `work` alone on the connections, on their thread; records how long it waited as
     /// `kind`, if it is one.
-    private func exclusively<T: Sendable>(_ kind: DatabaseMetrics.Work? = nil, _ work: @escaping @Sendable () async throws -> T)
-        async throws -> T {
+    private func exclusively<T: Sendable>(
+        _ kind: DatabaseMetrics.Work? = nil,
+        _ work: @escaping @Sendable () async throws -> T
+    )
+        async throws -> T
+    {
         let asked = ContinuousClock.now
         return try await withTaskExecutorPreference(thread) { [gate, metrics] in
             try await gate.withGate {

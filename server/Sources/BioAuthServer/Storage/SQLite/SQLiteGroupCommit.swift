@@ -189,8 +189,8 @@ struct GroupRolledBack: Error, CustomStringConvertible {
     var description: String { "the shared transaction was rolled back" }
 }
 
-private extension Result {
-    var isSuccess: Bool {
+extension Result {
+    fileprivate var isSuccess: Bool {
         if case .success = self { return true }
         return false
     }

@@ -112,7 +112,9 @@ final class SQLiteHandle: @unchecked Sendable {
     /// to the end, passing each row to `onRow` with its column count; then resets the statement
     /// and clears its bindings, so that no bound value outlives the call.
     private func step(
-        _ sql: String, bindParameters: (OpaquePointer) throws -> Void, onRow: (OpaquePointer, Int32) throws -> Void
+        _ sql: String,
+        bindParameters: (OpaquePointer) throws -> Void,
+        onRow: (OpaquePointer, Int32) throws -> Void
     ) throws {
         let (statement, isKept) = try prepared(sql)
         defer {
@@ -169,9 +171,11 @@ final class SQLiteHandle: @unchecked Sendable {
     /// number.
     private func checkPlaceholders(of statement: OpaquePointer, count: Int, sql: String) throws {
         let parameters = Int(sqlite_nio_sqlite3_bind_parameter_count(statement))
-        let ordered = parameters == count && (0..<count).allSatisfy { index in
-            sqlite_nio_sqlite3_bind_parameter_name(statement, Int32(index + 1)).map { String(cString: $0) } == "$\(index + 1)"
-        }
+        let ordered =
+            parameters == count
+            && (0..<count).allSatisfy { index in
+                sqlite_nio_sqlite3_bind_parameter_name(statement, Int32(index + 1)).map { String(cString: $0) } == "$\(index + 1)"
+            }
         guard ordered else {
             throw SQLiteStatementError(code: SQLITE_MISUSE, message: "placeholders of \(sql.prefix(60)) are not $1…$\(count) in order")
         }

@@ -30,8 +30,16 @@ extension SignInCompletion {
             else { return .sessionEnded }
             session = renewed
         }
-        try await AuditLog.record(db, userID: userID, type: success.event, outcome: .success, at: now,
-                                  registrationID: credential.registrationID, passkeyID: credential.passkeyID, sessionID: session.id)
+        try await AuditLog.record(
+            db,
+            userID: userID,
+            type: success.event,
+            outcome: .success,
+            at: now,
+            registrationID: credential.registrationID,
+            passkeyID: credential.passkeyID,
+            sessionID: session.id
+        )
         return .completed(account.user, session)
     }
 
@@ -50,8 +58,15 @@ extension SignInCompletion {
             locked = try await FactorFailureTable.lock(db, attempt, lock, clock: lockClock)
         }
         if let subject = failure.subject {
-            try await AuditLog.count(db, subject, type: failure.event, outcome: .failure, at: now,
-                                     registrationID: credential.registrationID, passkeyID: credential.passkeyID)
+            try await AuditLog.count(
+                db,
+                subject,
+                type: failure.event,
+                outcome: .failure,
+                at: now,
+                registrationID: credential.registrationID,
+                passkeyID: credential.passkeyID
+            )
         }
         if let event = failure.recordedEvent, let userID {
             try await AuditLog.record(db, userID: userID, type: event, outcome: .failure, at: now, passkeyID: credential.passkeyID)
@@ -67,8 +82,15 @@ extension SignInCompletion {
         case .deviceKey(let registrationID, let newPINHash):
             try await RegistrationTable.markUsed(db, id: registrationID, userID: userID, now: now, newPINHash: newPINHash)
         case .passkey(let id, let verifiedSignCount, let signCount, let backedUp):
-            try await PasskeyTable.markUsed(db, id: id, userID: userID, expectedSignCount: verifiedSignCount, signCount: signCount,
-                                            backedUp: backedUp, now: now)
+            try await PasskeyTable.markUsed(
+                db,
+                id: id,
+                userID: userID,
+                expectedSignCount: verifiedSignCount,
+                signCount: signCount,
+                backedUp: backedUp,
+                now: now
+            )
         }
     }
 }

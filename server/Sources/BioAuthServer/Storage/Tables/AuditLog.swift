@@ -38,30 +38,55 @@ struct AuditLog: Sendable {
     /// A passkey's id is kept in the `registration_id` column (both name the credential
     /// involved); the listing tells them apart by their prefixes, `reg_` and `pk_`.
     static func record(
-        _ db: any StatementDatabase, userID: String, type: AuditEvent.Kind, outcome: AuditEvent.Outcome,
-        at now: Date, registrationID: String? = nil, passkeyID: String? = nil, sessionID: String? = nil
+        _ db: any StatementDatabase,
+        userID: String,
+        type: AuditEvent.Kind,
+        outcome: AuditEvent.Outcome,
+        at now: Date,
+        registrationID: String? = nil,
+        passkeyID: String? = nil,
+        sessionID: String? = nil
     ) async throws {
-        try await db.run("""
+        try await db.run(
+            """
             INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
             """,
-            .text(SecureRandom.identifier(.event)), .text(userID), .text(type.rawValue), .text(outcome.rawValue), .time(now),
-            .text(registrationID ?? passkeyID), .text(sessionID))
+            .text(SecureRandom.identifier(.event)),
+            .text(userID),
+            .text(type.rawValue),
+            .text(outcome.rawValue),
+            .time(now),
+            .text(registrationID ?? passkeyID),
+            .text(sessionID)
+        )
     }
 
     /// Counts one more failure (or locked attempt) of `subject` in the current hour.
     static func count(
-        _ db: any StatementDatabase, _ subject: Subject, type: AuditEvent.Kind, outcome: AuditEvent.Outcome, at now: Date,
-        registrationID: String? = nil, passkeyID: String? = nil
+        _ db: any StatementDatabase,
+        _ subject: Subject,
+        type: AuditEvent.Kind,
+        outcome: AuditEvent.Outcome,
+        at now: Date,
+        registrationID: String? = nil,
+        passkeyID: String? = nil
     ) async throws {
         let at = now.millisecondsSince1970
-        try await db.run("""
+        try await db.run(
+            """
             INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
             VALUES ($1, $2, $3, $4, $5, $6, 1, $7)
             ON CONFLICT (subject, type, outcome, registration_id, window_start)
             DO UPDATE SET count = audit_tallies.count + 1, last_at = excluded.last_at
             """,
-            .text(SecureRandom.identifier(.event)), .text(subject.key), .text(type.rawValue), .text(outcome.rawValue),
-            .text(registrationID ?? passkeyID ?? ""), .integer(at - at % tallyWindowMilliseconds), .integer(at))
+            .text(SecureRandom.identifier(.event)),
+            .text(subject.key),
+            .text(type.rawValue),
+            .text(outcome.rawValue),
+            .text(registrationID ?? passkeyID ?? ""),
+            .integer(at - at % tallyWindowMilliseconds),
+            .integer(at)
+        )
     }
 
     /// The user's newest events, counted ones included (those under the username only from the
@@ -71,18 +96,22 @@ struct AuditLog: Sendable {
             guard let user = try await db.raw("SELECT username_key, created_at FROM users WHERE id = \(bind: userID)").first() else { return [] }
             let usernameKey = try user.decode(column: "username_key", as: String.self)
             let createdAt = try user.decode(column: "created_at", as: Int64.self)
-            let recorded = try await db.raw("""
+            let recorded = try await db.raw(
+                """
                 SELECT id, type, outcome, created_at, registration_id, session_id FROM audit_events
                 WHERE user_id = \(bind: userID) ORDER BY seq DESC LIMIT \(bind: Self.listLimit)
-                """).all().map { row in
+                """
+            ).all().map { row in
                 try Self.event(row, at: "created_at", sessionID: try row.decode(column: "session_id", as: String?.self))
             }
-            let counted = try await db.raw("""
+            let counted = try await db.raw(
+                """
                 SELECT id, type, outcome, last_at, registration_id, count FROM audit_tallies
                 WHERE subject = \(bind: Subject.user(userID).key)
                    OR (subject = \(bind: Subject.username(usernameKey).key) AND last_at >= \(bind: createdAt))
                 ORDER BY last_at DESC LIMIT \(bind: Self.listLimit)
-                """).all().map { row in
+                """
+            ).all().map { row in
                 try Self.event(row, at: "last_at", count: try row.decode(column: "count", as: Int.self))
             }
             // Both lists are newest first; a stable merge keeps recorded events in their order.
@@ -102,7 +131,11 @@ struct AuditLog: Sendable {
             type: try row.decodeEnum(column: "type", as: AuditEvent.Kind.self),
             outcome: try row.decodeEnum(column: "outcome", as: AuditEvent.Outcome.self),
             createdAt: try row.decodeDate(column: timeColumn),
-            registrationID: isPasskey ? nil : credential, passkeyID: isPasskey ? credential : nil, sessionID: sessionID, count: count)
+            registrationID: isPasskey ? nil : credential,
+            passkeyID: isPasskey ? credential : nil,
+            sessionID: sessionID,
+            count: count
+        )
     }
 
     /// Deletes events and counted failures last written at or before `cutoff`; returns how many.

@@ -9,24 +9,41 @@ import SQLKit
 enum ChallengeTable {
     /// Stores a new challenge.
     static func insert(
-        _ db: any StatementDatabase, id: String = SecureRandom.identifier(.challenge), registrationID: String, ceremony: Ceremony,
-        bytes: Data, now: Date, expiresAt: Date
+        _ db: any StatementDatabase,
+        id: String = SecureRandom.identifier(.challenge),
+        registrationID: String,
+        ceremony: Ceremony,
+        bytes: Data,
+        now: Date,
+        expiresAt: Date
     ) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO challenges (id, registration_id, ceremony, challenge, created_at, expires_at)
             VALUES (\(bind: id), \(bind: registrationID), \(bind: Int(ceremony.rawValue)), \(bind: bytes),
                     \(bind: now.millisecondsSince1970), \(bind: expiresAt.millisecondsSince1970))
-            """).run()
+            """
+        ).run()
     }
 
     /// Deletes a challenge (by id, or the one of a registration) and returns its bytes if it had
     /// not yet expired. Deleting is the consumption: of concurrent callers, only one gets the row.
     static func consume(
-        _ db: any StatementDatabase, id: String? = nil, registrationID: String? = nil, ceremony: Ceremony, now: Date
+        _ db: any StatementDatabase,
+        id: String? = nil,
+        registrationID: String? = nil,
+        ceremony: Ceremony,
+        now: Date
     ) async throws -> Data? {
         var query = SQLQueryString("DELETE FROM challenges WHERE ceremony = \(bind: Int(ceremony.rawValue))")
-        if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
-        if let registrationID { query.appendInterpolation(unsafeRaw: " AND registration_id = "); query.appendInterpolation(bind: registrationID) }
+        if let id {
+            query.appendInterpolation(unsafeRaw: " AND id = ")
+            query.appendInterpolation(bind: id)
+        }
+        if let registrationID {
+            query.appendInterpolation(unsafeRaw: " AND registration_id = ")
+            query.appendInterpolation(bind: registrationID)
+        }
         query.appendInterpolation(unsafeRaw: " RETURNING challenge, expires_at")
         let rows = try await db.raw(query).all()
         let now = now.millisecondsSince1970

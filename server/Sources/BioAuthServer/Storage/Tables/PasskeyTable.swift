@@ -15,79 +15,111 @@ enum PasskeyTable {
     /// Stores a verified registration; `false` when its credential id is already taken (§7.1
     /// step 27: by any user, in any state).
     static func insert(
-        _ db: any StatementDatabase, id: String, userID: String, _ registration: VerifiedRegistration, label: String, now: Date,
+        _ db: any StatementDatabase,
+        id: String,
+        userID: String,
+        _ registration: VerifiedRegistration,
+        label: String,
+        now: Date,
         isUniqueViolation: @Sendable (any Error) -> Bool
     ) async throws -> Bool {
         do {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO passkeys (\(unsafeRaw: columns))
                 VALUES (\(bind: id), \(bind: userID), \(bind: Data(registration.credentialID)), \(bind: Data(registration.publicKey)),
                         \(bind: Int(registration.algorithm.rawValue)), \(bind: Int64(registration.signCount)),
                         \(bind: registration.aaguid.uuidString.lowercased()), \(bind: registration.backupEligible ? 1 : 0),
                         \(bind: registration.backedUp ? 1 : 0), \(bind: registration.transports.joined(separator: ",")),
                         \(bind: registration.attestationFormat), \(bind: label), 'active', \(bind: now.millisecondsSince1970), NULL)
-                """).run()
+                """
+            ).run()
             return true
-        } catch where isUniqueViolation(error) {
+        } catch  where isUniqueViolation(error) {
             return false
         }
     }
 
     /// The user's active passkeys, newest first.
     static func all(_ db: any StatementDatabase, userID: String) async throws -> [StoredPasskey] {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE user_id = \(bind: userID) AND status = 'active' ORDER BY created_at DESC, id
-            """).all().map(StoredPasskey.init(row:))
+            """
+        ).all().map(StoredPasskey.init(row:))
     }
 
     /// Every passkey the user holds, active or revoked, as a descriptor and whether it is active
     /// (a registration's `excludeCredentials` names them all: an authenticator that already made
     /// one for this account should not make another, and a revoked one could not be registered
     /// again anyway; the active ones count toward the limit).
-    static func credentials(_ db: any StatementDatabase, userID: String) async throws -> [(descriptor: PublicKeyCredentialDescriptorJSON, isActive: Bool)] {
-        try await db.raw("""
+    static func credentials(
+        _ db: any StatementDatabase,
+        userID: String
+    ) async throws -> [(descriptor: PublicKeyCredentialDescriptorJSON, isActive: Bool)] {
+        try await db.raw(
+            """
             SELECT credential_id, transports, status FROM passkeys WHERE user_id = \(bind: userID) ORDER BY created_at
-            """).all().map { row in
-            (PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(try row.decode(column: "credential_id", as: Data.self)),
-                                               transports: StoredPasskey.transports(try row.decode(column: "transports", as: String.self))),
-             try row.decode(column: "status", as: String.self) == "active")
+            """
+        ).all().map { row in
+            (
+                PublicKeyCredentialDescriptorJSON(
+                    id: Base64URLBytes(try row.decode(column: "credential_id", as: Data.self)),
+                    transports: StoredPasskey.transports(try row.decode(column: "transports", as: String.self))
+                ),
+                try row.decode(column: "status", as: String.self) == "active"
+            )
         }
     }
 
     /// An active passkey of the user's, by id.
     static func find(_ db: any StatementDatabase, id: String, userID: String) async throws -> StoredPasskey? {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active'
-            """).first().map(StoredPasskey.init(row:))
+            """
+        ).first().map(StoredPasskey.init(row:))
     }
 
     /// An active passkey (or one in any state) by credential id, whoever owns it.
     static func find(_ db: any StatementDatabase, credentialID: [UInt8], anyStatus: Bool = false) async throws -> StoredPasskey? {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: columns) FROM passkeys WHERE credential_id = \(bind: Data(credentialID))
             \(unsafeRaw: anyStatus ? "" : "AND status = 'active'")
-            """).first().map(StoredPasskey.init(row:))
+            """
+        ).first().map(StoredPasskey.init(row:))
     }
 
     /// Records a verified assertion: the new counter and backup state, and the time. Only
     /// while the user's passkey is active and its counter is still `expectedSignCount`, so that of two
     /// racing assertions with the same counter only one counts; `false` otherwise.
     static func markUsed(
-        _ db: any StatementDatabase, id: String, userID: String, expectedSignCount: UInt32, signCount: UInt32, backedUp: Bool, now: Date
+        _ db: any StatementDatabase,
+        id: String,
+        userID: String,
+        expectedSignCount: UInt32,
+        signCount: UInt32,
+        backedUp: Bool,
+        now: Date
     ) async throws -> Bool {
-        try await !db.raw("""
+        try await !db.raw(
+            """
             UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp ? 1 : 0),
                                 last_used_at = \(bind: now.millisecondsSince1970)
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' AND sign_count = \(bind: Int64(expectedSignCount))
             RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 
     /// Renames an active passkey of the user's; whether there was one.
     static func rename(_ db: any StatementDatabase, id: String, userID: String, label: String) async throws -> Bool {
-        try await !db.raw("""
+        try await !db.raw(
+            """
             UPDATE passkeys SET label = \(bind: label) WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 
     /// How many active passkeys the user has.
@@ -98,11 +130,16 @@ enum PasskeyTable {
 
     /// Revokes an active passkey of the user's (or every one, without `id`); returns the ids revoked.
     static func revoke(_ db: any StatementDatabase, id: String? = nil, userID: String, now: Date) async throws -> [String] {
-        var query = SQLQueryString("""
+        var query = SQLQueryString(
+            """
             UPDATE passkeys SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
             WHERE user_id = \(bind: userID) AND status = 'active'
-            """)
-        if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
+            """
+        )
+        if let id {
+            query.appendInterpolation(unsafeRaw: " AND id = ")
+            query.appendInterpolation(bind: id)
+        }
         query.appendInterpolation(unsafeRaw: " RETURNING id")
         return try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) }
     }

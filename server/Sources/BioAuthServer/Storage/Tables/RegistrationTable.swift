@@ -9,26 +9,32 @@ enum RegistrationTable {
 
     /// A pending or active registration of the user's.
     static func find(_ db: any StatementDatabase, id: String, userID: String) async throws -> StoredRegistration? {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: columns) FROM registrations
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active')
-            """).first().map(StoredRegistration.init(row:))
+            """
+        ).first().map(StoredRegistration.init(row:))
     }
 
     /// The user's pending and active registrations, newest first.
     static func all(_ db: any StatementDatabase, userID: String) async throws -> [StoredRegistration] {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: columns) FROM registrations
             WHERE user_id = \(bind: userID) AND status IN ('pending', 'active') ORDER BY created_at DESC, id
-            """).all().map(StoredRegistration.init(row:))
+            """
+        ).all().map(StoredRegistration.init(row:))
     }
 
     /// How many registrations the user holds: pending and active, or only pending.
     static func count(_ db: any StatementDatabase, userID: String, pendingOnly: Bool) async throws -> Int {
         let statuses = pendingOnly ? "('pending')" : "('pending', 'active')"
-        return try await db.raw("""
+        return try await db.raw(
+            """
             SELECT COUNT(*) AS held FROM registrations WHERE user_id = \(bind: userID) AND status IN \(unsafeRaw: statuses)
-            """).first()?.decode(column: "held", as: Int.self) ?? 0
+            """
+        ).first()?.decode(column: "held", as: Int.self) ?? 0
     }
 
     /// Whether this public key is registered (in any state).
@@ -38,14 +44,22 @@ enum RegistrationTable {
 
     /// Inserts a pending registration.
     static func insertPending(
-        _ db: any StatementDatabase, id: String, userID: String, kind: RegistrationKind, key: DevicePublicKey, label: String,
-        pinHash: String?, now: Date
+        _ db: any StatementDatabase,
+        id: String,
+        userID: String,
+        kind: RegistrationKind,
+        key: DevicePublicKey,
+        label: String,
+        pinHash: String?,
+        now: Date
     ) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at, pin_hash)
             VALUES (\(bind: id), \(bind: userID), \(bind: kind.rawValue), \(bind: key.algorithm.rawValue),
                     \(bind: key.canonicalBytes), \(bind: label), 'pending', \(bind: now.millisecondsSince1970), \(bind: pinHash))
-            """).run()
+            """
+        ).run()
     }
 
     /// Makes a pending registration active; whether it was still pending.
@@ -56,8 +70,14 @@ enum RegistrationTable {
     /// The ids of the user's pending and active registrations, of one kind or all, but `except`.
     static func liveIDs(_ db: any StatementDatabase, userID: String, kind: RegistrationKind? = nil, except: String? = nil) async throws -> [String] {
         var query = SQLQueryString("SELECT id FROM registrations WHERE user_id = \(bind: userID) AND status IN ('pending', 'active')")
-        if let kind { query.appendInterpolation(unsafeRaw: " AND kind = "); query.appendInterpolation(bind: kind.rawValue) }
-        if let except { query.appendInterpolation(unsafeRaw: " AND id <> "); query.appendInterpolation(bind: except) }
+        if let kind {
+            query.appendInterpolation(unsafeRaw: " AND kind = ")
+            query.appendInterpolation(bind: kind.rawValue)
+        }
+        if let except {
+            query.appendInterpolation(unsafeRaw: " AND id <> ")
+            query.appendInterpolation(bind: except)
+        }
         return try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) }
     }
 
@@ -95,35 +115,49 @@ enum RegistrationTable {
 
     /// Revokes a pending or active registration.
     static func revoke(_ db: any StatementDatabase, id: String, now: Date) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE registrations SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
             WHERE id = \(bind: id) AND status IN ('pending', 'active')
-            """).run()
+            """
+        ).run()
     }
 
     /// Renames a pending or active registration of the user's; whether there was one.
     static func rename(_ db: any StatementDatabase, id: String, userID: String, label: String) async throws -> Bool {
-        try await !db.raw("""
+        try await !db.raw(
+            """
             UPDATE registrations SET label = \(bind: label)
             WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status IN ('pending', 'active') RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 
     /// Records a verified use of the user's active registration (replacing a PIN key's hash when
     /// `newPINHash` is given); `false` when it is no longer active.
     static func markUsed(_ db: any StatementDatabase, id: String, userID: String, now: Date, newPINHash: String? = nil) async throws -> Bool {
-        try await db.first("""
+        try await db.first(
+            """
             UPDATE registrations SET last_used_at = $1, pin_hash = COALESCE($2, pin_hash)
             WHERE id = $3 AND user_id = $4 AND status = 'active' RETURNING id
-            """, .time(now), .text(newPINHash), .text(id), .text(userID)) != nil
+            """,
+            .time(now),
+            .text(newPINHash),
+            .text(id),
+            .text(userID)
+        ) != nil
     }
 
     /// An active PIN key's stored PIN hash with its owner's username key.
     static func pin(_ db: any StatementDatabase, registrationID: String) async throws -> (usernameKey: String, hash: String)? {
-        guard let row = try await db.raw("""
-            SELECT u.username_key AS username_key, r.pin_hash AS pin_hash FROM registrations r JOIN users u ON u.id = r.user_id
-            WHERE r.id = \(bind: registrationID) AND r.status = 'active' AND r.kind = 'pin'
-            """).first(), let hash = try row.decode(column: "pin_hash", as: String?.self) else { return nil }
+        guard
+            let row = try await db.raw(
+                """
+                SELECT u.username_key AS username_key, r.pin_hash AS pin_hash FROM registrations r JOIN users u ON u.id = r.user_id
+                WHERE r.id = \(bind: registrationID) AND r.status = 'active' AND r.kind = 'pin'
+                """
+            ).first(), let hash = try row.decode(column: "pin_hash", as: String?.self)
+        else { return nil }
         return (try row.decode(column: "username_key", as: String.self), hash)
     }
 
@@ -131,15 +165,19 @@ enum RegistrationTable {
     /// session; returns how many.
     static func purgePending(_ db: any StatementDatabase, createdBy cutoff: Int64) async throws -> Int {
         // A pending registration's challenge is issued with it and expires challengeTTL later.
-        try await db.raw("""
+        try await db.raw(
+            """
             DELETE FROM challenges WHERE registration_id IN (
                 SELECT id FROM registrations WHERE status = 'pending' AND created_at <= \(bind: cutoff))
-            """).run()
-        return try await db.raw("""
+            """
+        ).run()
+        return try await db.raw(
+            """
             DELETE FROM registrations WHERE status = 'pending' AND created_at <= \(bind: cutoff)
               AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.registration_id = registrations.id)
             RETURNING id
-            """).all().count
+            """
+        ).all().count
     }
 }
 
@@ -172,6 +210,7 @@ struct StoredRegistration: Sendable {
             label: try row.decode(column: "label", as: String.self),
             status: try row.decodeEnum(column: "status", as: Registration.Status.self),
             createdAt: try row.decodeDate(column: "created_at"),
-            lastUsedAt: try row.decodeOptionalDate(column: "last_used_at"))
+            lastUsedAt: try row.decodeOptionalDate(column: "last_used_at")
+        )
     }
 }

@@ -160,6 +160,6 @@ enum Schema {
                 """,
                 "CREATE INDEX audit_tallies_by_age ON audit_tallies (last_at)",
             ]
-        },
+        }
     ]
 }

@@ -5,7 +5,8 @@ import SQLKit
 enum SchemaVersionTable {
     /// Creates the table when it is missing.
     static func create(_ db: any StatementDatabase) async throws {
-        try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)").run()
+        try await db.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+            .run()
     }
 
     /// Serialises migrations of instances starting together on one PostgreSQL (until the end of the
@@ -23,9 +24,11 @@ enum SchemaVersionTable {
 
     /// Records `migration` as applied at `now`.
     static func record(_ db: any StatementDatabase, _ migration: Migration, at now: Date) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO schema_migrations (version, name, applied_at) \
             VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: now.millisecondsSince1970))
-            """).run()
+            """
+        ).run()
     }
 }

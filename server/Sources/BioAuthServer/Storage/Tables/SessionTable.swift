@@ -8,15 +8,25 @@ import SQLKit
 enum SessionTable {
     /// Inserts a session whose token hashes to `tokenDigest`.
     static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
-        try await db.run("""
+        try await db.run(
+            """
             INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
                                   password_change_required, factors, step_up_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
             """,
-            .text(session.id), .text(session.userID), .bytes(tokenDigest), .text(session.authentication.method.rawValue),
-            .text(session.authentication.registrationID), .text(session.authentication.passkeyID), .time(session.createdAt),
-            .time(session.expiresAt), .time(session.authenticatedAt), .integer(session.passwordChangeRequired ? 1 : 0),
-            .text(session.factors.map(\.rawValue).joined(separator: ",")), session.stepUpAt.map(SQLValue.time) ?? .null)
+            .text(session.id),
+            .text(session.userID),
+            .bytes(tokenDigest),
+            .text(session.authentication.method.rawValue),
+            .text(session.authentication.registrationID),
+            .text(session.authentication.passkeyID),
+            .time(session.createdAt),
+            .time(session.expiresAt),
+            .time(session.authenticatedAt),
+            .integer(session.passwordChangeRequired ? 1 : 0),
+            .text(session.factors.map(\.rawValue).joined(separator: ",")),
+            session.stepUpAt.map(SQLValue.time) ?? .null
+        )
     }
 
     /// The factors a `factors` column lists.
@@ -39,8 +49,13 @@ enum SessionTable {
     static func caller(_ db: any StatementDatabase, _ lookup: SessionToken.Lookup, now: Date, idleSince: Date?) async throws -> Caller? {
         let idle = SQLValue.integer(idleSince?.millisecondsSince1970 ?? Int64.min)
         guard let row = try await db.first(CallerByToken.self, .text(lookup.id), .bytes(lookup.digest), .time(now), idle) else { return nil }
-        return Caller(sessionID: try row.text(0), userID: try row.text(1), stepUpAt: try row.optionalDate(2),
-                      passwordChangeRequired: try row.integer(3) != 0, lastSeenAt: try row.date(4))
+        return Caller(
+            sessionID: try row.text(0),
+            userID: try row.text(1),
+            stepUpAt: try row.optionalDate(2),
+            passwordChangeRequired: try row.integer(3) != 0,
+            lastSeenAt: try row.date(4)
+        )
     }
 
     /// What ``caller(_:_:now:idleSince:)`` reads of a session.
@@ -66,24 +81,43 @@ enum SessionTable {
     /// Renews the authentication of the user's live session `id` with `factor` (its step-up time
     /// too when the factor `stepsUp`); the session as it now is, or `nil` when it has ended.
     static func renew(
-        _ db: any StatementDatabase, id: String, userID: String, factor: AuthenticationMethod, stepsUp: Bool, now: Date
+        _ db: any StatementDatabase,
+        id: String,
+        userID: String,
+        factor: AuthenticationMethod,
+        stepsUp: Bool,
+        now: Date
     ) async throws -> Session? {
-        guard try await db.first("""
-            UPDATE sessions SET authenticated_at = $1, step_up_at = CASE WHEN $2 = 1 THEN $1 ELSE step_up_at END,
-                                factors = \(addingFactor("$3"))
-            WHERE id = $4 AND user_id = $5 AND revoked_at IS NULL AND expires_at > $1 RETURNING id
-            """, .time(now), .integer(stepsUp ? 1 : 0), .text(factor.rawValue), .text(id), .text(userID)) != nil else { return nil }
+        guard
+            try await db.first(
+                """
+                UPDATE sessions SET authenticated_at = $1, step_up_at = CASE WHEN $2 = 1 THEN $1 ELSE step_up_at END,
+                                    factors = \(addingFactor("$3"))
+                WHERE id = $4 AND user_id = $5 AND revoked_at IS NULL AND expires_at > $1 RETURNING id
+                """,
+                .time(now),
+                .integer(stepsUp ? 1 : 0),
+                .text(factor.rawValue),
+                .text(id),
+                .text(userID)
+            ) != nil
+        else { return nil }
         return try await live(db, userID: userID, id: id, now: now).first
     }
 
     /// A user's live sessions (or the one with `id`), newest first.
     static func live(_ db: any StatementDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {
-        var query = SQLQueryString("""
+        var query = SQLQueryString(
+            """
             SELECT id, user_id, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required,
                    factors, step_up_at FROM sessions
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
-            """)
-        if let id { query.appendInterpolation(unsafeRaw: " AND id = "); query.appendInterpolation(bind: id) }
+            """
+        )
+        if let id {
+            query.appendInterpolation(unsafeRaw: " AND id = ")
+            query.appendInterpolation(bind: id)
+        }
         query.appendInterpolation(unsafeRaw: " ORDER BY created_at DESC, id")
         return try await db.raw(query).all().map { row in
             let method = try row.decodeEnum(column: "method", as: AuthenticationMethod.self)
@@ -95,11 +129,13 @@ enum SessionTable {
                 authentication: .init(
                     method: method,
                     registrationID: try row.decode(column: "registration_id", as: String?.self),
-                    passkeyID: try row.decode(column: "passkey_id", as: String?.self)),
+                    passkeyID: try row.decode(column: "passkey_id", as: String?.self)
+                ),
                 authenticatedAt: try row.decodeDate(column: "authenticated_at"),
                 factors: try factors(try row.decode(column: "factors", as: String.self)),
                 stepUpAt: try row.decodeOptionalDate(column: "step_up_at"),
-                passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0)
+                passwordChangeRequired: try row.decode(column: "password_change_required", as: Int.self) != 0
+            )
         }
     }
 
@@ -111,22 +147,26 @@ enum SessionTable {
 
     /// Ends one live session of the user's; whether there was one.
     static func revoke(_ db: any StatementDatabase, id: String, userID: String, now: Date) async throws -> Bool {
-        try await !db.raw("""
+        try await !db.raw(
+            """
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE id = \(bind: id) AND user_id = \(bind: userID)
               AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
             RETURNING id
-            """).all().isEmpty
+            """
+        ).all().isEmpty
     }
 
     /// Ends every live session of a user but `sparing`; returns how many ended.
     static func revokeAll(_ db: any StatementDatabase, userID: String, sparing sessionID: String?, now: Date) async throws -> Int {
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND expires_at > \(bind: now.millisecondsSince1970)
               AND id <> \(bind: sessionID ?? "")
             RETURNING id
-            """).all().count
+            """
+        ).all().count
     }
 
     /// The credential that signed a session in.
@@ -141,16 +181,19 @@ enum SessionTable {
     /// owner's live sessions (`sessions_by_user`), so that no index on `passkey_id` has to be
     /// written at every sign-in.
     static func revokeSigned(_ db: any StatementDatabase, by signer: Signer, sparing sessionID: String?, now: Date) async throws {
-        let (column, credentials, id) = switch signer {
-        case .registration(let id): ("registration_id", "registrations", id)
-        case .passkey(let id): ("passkey_id", "passkeys", id)
-        }
-        try await db.raw("""
+        let (column, credentials, id) =
+            switch signer {
+            case .registration(let id): ("registration_id", "registrations", id)
+            case .passkey(let id): ("passkey_id", "passkeys", id)
+            }
+        try await db.raw(
+            """
             UPDATE sessions SET revoked_at = \(bind: now.millisecondsSince1970)
             WHERE user_id = (SELECT user_id FROM \(unsafeRaw: credentials) WHERE id = \(bind: id))
               AND expires_at > \(bind: now.millisecondsSince1970) AND \(unsafeRaw: column) = \(bind: id)
               AND revoked_at IS NULL AND id <> \(bind: sessionID ?? "")
-            """).run()
+            """
+        ).run()
     }
 
     /// Lifts a one-time password's restriction from a session.
@@ -160,10 +203,12 @@ enum SessionTable {
 
     /// Deletes sessions that expired or were revoked at or before `cutoff`; returns how many.
     static func purge(_ db: any StatementDatabase, endedBy cutoff: Int64) async throws -> Int {
-        try await db.raw("""
+        try await db.raw(
+            """
             DELETE FROM sessions
             WHERE expires_at <= \(bind: cutoff) OR (revoked_at IS NOT NULL AND revoked_at <= \(bind: cutoff))
             RETURNING id
-            """).all().count
+            """
+        ).all().count
     }
 }

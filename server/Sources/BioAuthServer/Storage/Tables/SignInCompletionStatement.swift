@@ -27,12 +27,20 @@ enum SignInCompletionStatement {
         guard let sessionID = try row.optionalText(6) else { return .sessionEnded }
         let user = User(id: completion.userID ?? "", username: try row.text(4), createdAt: try row.date(5))
         let session = Session(
-            id: sessionID, userID: user.id, createdAt: try row.date(7), expiresAt: try row.date(8),
-            authentication: .init(method: try row.enumeration(9, as: AuthenticationMethod.self), registrationID: try row.optionalText(10),
-                                  passkeyID: try row.optionalText(11)),
-            authenticatedAt: try row.date(12), factors: try SessionTable.factors(try row.text(13)),
+            id: sessionID,
+            userID: user.id,
+            createdAt: try row.date(7),
+            expiresAt: try row.date(8),
+            authentication: .init(
+                method: try row.enumeration(9, as: AuthenticationMethod.self),
+                registrationID: try row.optionalText(10),
+                passkeyID: try row.optionalText(11)
+            ),
+            authenticatedAt: try row.date(12),
+            factors: try SessionTable.factors(try row.text(13)),
             stepUpAt: try row.optionalDate(14),
-            passwordChangeRequired: try row.integer(15) != 0)
+            passwordChangeRequired: try row.integer(15) != 0
+        )
         return .completed(user, session)
     }
 
@@ -80,34 +88,44 @@ enum SignInCompletionStatement {
     }
 
     /// Every text with its name, by factor and purpose, assembled once.
-    static let texts: [Variant: (name: String, sql: String)] = Dictionary(uniqueKeysWithValues: AuthenticationMethod.allCases.flatMap { factor in
-        [false, true].map { renews in
-            (Variant(factor: factor, renews: renews),
-             ("bioauth_completion_\(factor.rawValue)_\(renews ? "renewal" : "sign_in")", steps(factor: factor, renews: renews)))
+    static let texts: [Variant: (name: String, sql: String)] = Dictionary(
+        uniqueKeysWithValues: AuthenticationMethod.allCases.flatMap { factor in
+            [false, true].map { renews in
+                (
+                    Variant(factor: factor, renews: renews),
+                    ("bioauth_completion_\(factor.rawValue)_\(renews ? "renewal" : "sign_in")", steps(factor: factor, renews: renews))
+                )
+            }
         }
-    })
+    )
 
     private static func bindings(_ c: SignInCompletion) -> [SQLValue] {
         let at = c.now.millisecondsSince1970
-        let (spendKind, spendID, ceremony): (String, String, Int64) = switch c.challenge {
-        case nil: ("none", "", 0)
-        case .authentication(let challenge): ("authentication", challenge.id, 0)
-        case .webAuthn(let id, let ceremony): ("webauthn", id, Int64(ceremony.rawValue))
-        }
-        let (credentialKind, credentialID, pinHash, verifiedCount, count, backedUp): (String, String, String?, Int64, Int64, Int64) = switch c.credential {
-        case .password: ("password", "", nil, 0, 0, 0)
-        case .deviceKey(let id, let hash): ("device_key", id, hash, 0, 0, 0)
-        case .passkey(let id, let verified, let signCount, let backedUp): ("passkey", id, nil, Int64(verified), Int64(signCount), backedUp ? 1 : 0)
-        }
-        let (sessionID, tokenDigest, expiresAt): (String, [UInt8], Int64) = switch c.success.purpose {
-        case .newSession(let session, let digest): (session.id, Array(digest), session.expiresAt.millisecondsSince1970)
-        case .renew(let id): (id, [], 0)
-        }
-        let (lockKey, lockFactor, lockouts, lockKind, lockMilliseconds): (String, String, Int64, Int64, Int64) = switch c.failure.lock {
-        case nil: ("", "", -1, 0, 0)
-        case (let attempt, .forMilliseconds(let milliseconds))?: (attempt.usernameKey, attempt.factor.rawValue, Int64(attempt.lockouts), 1, milliseconds)
-        case (let attempt, .untilCleared)?: (attempt.usernameKey, attempt.factor.rawValue, Int64(attempt.lockouts), 2, 0)
-        }
+        let (spendKind, spendID, ceremony): (String, String, Int64) =
+            switch c.challenge {
+            case nil: ("none", "", 0)
+            case .authentication(let challenge): ("authentication", challenge.id, 0)
+            case .webAuthn(let id, let ceremony): ("webauthn", id, Int64(ceremony.rawValue))
+            }
+        let (credentialKind, credentialID, pinHash, verifiedCount, count, backedUp): (String, String, String?, Int64, Int64, Int64) =
+            switch c.credential {
+            case .password: ("password", "", nil, 0, 0, 0)
+            case .deviceKey(let id, let hash): ("device_key", id, hash, 0, 0, 0)
+            case .passkey(let id, let verified, let signCount, let backedUp):
+                ("passkey", id, nil, Int64(verified), Int64(signCount), backedUp ? 1 : 0)
+            }
+        let (sessionID, tokenDigest, expiresAt): (String, [UInt8], Int64) =
+            switch c.success.purpose {
+            case .newSession(let session, let digest): (session.id, Array(digest), session.expiresAt.millisecondsSince1970)
+            case .renew(let id): (id, [], 0)
+            }
+        let (lockKey, lockFactor, lockouts, lockKind, lockMilliseconds): (String, String, Int64, Int64, Int64) =
+            switch c.failure.lock {
+            case nil: ("", "", -1, 0, 0)
+            case (let attempt, .forMilliseconds(let milliseconds))?:
+                (attempt.usernameKey, attempt.factor.rawValue, Int64(attempt.lockouts), 1, milliseconds)
+            case (let attempt, .untilCleared)?: (attempt.usernameKey, attempt.factor.rawValue, Int64(attempt.lockouts), 2, 0)
+            }
         return [
             .integer(at), .integer(c.holds ? 1 : 0), .text(spendKind), .text(spendID), .integer(ceremony), .text(c.userID ?? ""),
             .integer(c.epoch), .text(c.factor.rawValue), .text(credentialKind), .text(credentialID), .text(pinHash),

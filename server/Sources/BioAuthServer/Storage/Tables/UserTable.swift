@@ -11,21 +11,30 @@ enum UserTable {
     /// Inserts an account unless its username key, or its look-alike skeleton, is taken (also by a
     /// concurrent insert on another instance, which the unique indexes catch).
     static func insert(
-        _ db: any StatementDatabase, _ user: User, username: CredentialRules.Username, passwordHash: String, isUniqueViolation: (any Error) -> Bool
+        _ db: any StatementDatabase,
+        _ user: User,
+        username: CredentialRules.Username,
+        passwordHash: String,
+        isUniqueViolation: (any Error) -> Bool
     ) async throws -> Insertion {
         let skeleton = username.skeleton
-        let taken = try await db.raw("""
-            SELECT 1 AS taken FROM users WHERE username_key = \(bind: username.key) OR username_skeleton = \(bind: skeleton)
-            """).first() != nil
+        let taken =
+            try await db.raw(
+                """
+                SELECT 1 AS taken FROM users WHERE username_key = \(bind: username.key) OR username_skeleton = \(bind: skeleton)
+                """
+            ).first() != nil
         guard !taken else { return .usernameTaken }
         do {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO users (id, username, username_key, username_skeleton, password_hash, created_at)
                 VALUES (\(bind: user.id), \(bind: user.username), \(bind: username.key), \(bind: skeleton), \(bind: passwordHash),
                         \(bind: user.createdAt.millisecondsSince1970))
-                """).run()
+                """
+            ).run()
             return .inserted
-        } catch where isUniqueViolation(error) {
+        } catch  where isUniqueViolation(error) {
             return .usernameTaken
         }
     }
@@ -46,11 +55,14 @@ enum UserTable {
         try await db.raw("SELECT username_key FROM users WHERE id = \(bind: id)").first()?.decode(column: "username_key", as: String.self)
     }
 
-    private static let passwordColumns = "id, username, username_key, created_at, password_hash, password_change_required, password_expires_at, credential_epoch"
+    private static let passwordColumns =
+        "id, username, username_key, created_at, password_hash, password_change_required, password_expires_at, credential_epoch"
 
     /// The account with this username key, with what a password check needs.
     static func passwordAccount(_ db: any StatementDatabase, usernameKey: String) async throws -> PasswordAccount? {
-        try await db.raw("SELECT \(unsafeRaw: passwordColumns) FROM users WHERE username_key = \(bind: usernameKey)").first().map(PasswordAccount.init(row:))
+        try await db.raw("SELECT \(unsafeRaw: passwordColumns) FROM users WHERE username_key = \(bind: usernameKey)").first().map(
+            PasswordAccount.init(row:)
+        )
     }
 
     /// The account with this id, with what a password check needs.
@@ -63,11 +75,13 @@ enum UserTable {
     /// credential epoch on.
     static func setPassword(_ db: any StatementDatabase, id: String, hash: String, oneTimeUntil expiresAt: Date? = nil) async throws {
         try await advanceEpoch(db, id: id)
-        try await db.raw("""
+        try await db.raw(
+            """
             UPDATE users SET password_hash = \(bind: hash), password_change_required = \(bind: expiresAt == nil ? 0 : 1),
                              password_expires_at = \(bind: expiresAt?.millisecondsSince1970)
             WHERE id = \(bind: id)
-            """).run()
+            """
+        ).run()
     }
 
     /// Locks the user's row (`FOR UPDATE`) until the transaction ends, so that concurrent writers
@@ -92,8 +106,12 @@ enum UserTable {
     /// saw `epoch`.
     static func account(_ db: any StatementDatabase, id: String, epoch: Int64, factor: AuthenticationMethod, now: Date) async throws -> AccountRow? {
         guard let row = try await db.first(AccountState.self, .integer(epoch), .text(factor.rawValue), .time(now), .text(id)) else { return nil }
-        return AccountRow(user: User(id: id, username: try row.text(1), createdAt: try row.date(2)), usernameKey: try row.text(3),
-                          passwordChangeRequired: try row.integer(4) != 0, state: try row.text(0))
+        return AccountRow(
+            user: User(id: id, username: try row.text(1), createdAt: try row.date(2)),
+            usernameKey: try row.text(3),
+            passwordChangeRequired: try row.integer(4) != 0,
+            state: try row.text(0)
+        )
     }
 
     /// ``account(_:id:epoch:factor:now:)``'s query, run for every sign-in on SQLite (PostgreSQL
@@ -119,9 +137,11 @@ enum UserTable {
 
     /// A user value from a row with `id`, `username` and `created_at`.
     static func user(from row: any SQLRow) throws -> User {
-        User(id: try row.decode(column: "id", as: String.self),
-             username: try row.decode(column: "username", as: String.self),
-             createdAt: try row.decodeDate(column: "created_at"))
+        User(
+            id: try row.decode(column: "id", as: String.self),
+            username: try row.decode(column: "username", as: String.self),
+            createdAt: try row.decodeDate(column: "created_at")
+        )
     }
 }
 

@@ -20,34 +20,53 @@ enum WebAuthnChallengeTable {
 
     /// Stores a new challenge.
     static func insert(
-        _ db: any StatementDatabase, id: String, ceremony: Ceremony, userID: String?, sessionID: String?, usernameFirst: Bool = false,
-        challenge: Data, now: Date, expiresAt: Date
+        _ db: any StatementDatabase,
+        id: String,
+        ceremony: Ceremony,
+        userID: String?,
+        sessionID: String?,
+        usernameFirst: Bool = false,
+        challenge: Data,
+        now: Date,
+        expiresAt: Date
     ) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO webauthn_challenges (id, ceremony, user_id, session_id, username_first, challenge, created_at, expires_at)
             VALUES (\(bind: id), \(bind: Int(ceremony.rawValue)), \(bind: userID), \(bind: sessionID), \(bind: usernameFirst ? 1 : 0),
                     \(bind: challenge), \(bind: now.millisecondsSince1970), \(bind: expiresAt.millisecondsSince1970))
-            """).run()
+            """
+        ).run()
     }
 
     /// Reads challenge `id` of `ceremony`, whatever its expiry (consuming decides).
     static func read(_ db: any StatementDatabase, id: String, ceremony: Ceremony) async throws -> Open? {
-        guard let row = try await db.raw("""
-            SELECT challenge, user_id, session_id, username_first FROM webauthn_challenges
-            WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue))
-            """).first() else { return nil }
-        return Open(challenge: Array(try row.decode(column: "challenge", as: Data.self)),
-                    userID: try row.decode(column: "user_id", as: String?.self),
-                    sessionID: try row.decode(column: "session_id", as: String?.self),
-                    usernameFirst: try row.decode(column: "username_first", as: Int.self) != 0)
+        guard
+            let row = try await db.raw(
+                """
+                SELECT challenge, user_id, session_id, username_first FROM webauthn_challenges
+                WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue))
+                """
+            ).first()
+        else { return nil }
+        return Open(
+            challenge: Array(try row.decode(column: "challenge", as: Data.self)),
+            userID: try row.decode(column: "user_id", as: String?.self),
+            sessionID: try row.decode(column: "session_id", as: String?.self),
+            usernameFirst: try row.decode(column: "username_first", as: Int.self) != 0
+        )
     }
 
     /// Deletes challenge `id` of `ceremony`; whether it was there and had not expired. Deleting
     /// is the consumption: whatever the verdict on the response, a challenge serves one attempt.
     static func consume(_ db: any StatementDatabase, id: String, ceremony: Ceremony, now: Date) async throws -> Bool {
-        guard let row = try await db.raw("""
-            DELETE FROM webauthn_challenges WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue)) RETURNING expires_at
-            """).first() else { return false }
+        guard
+            let row = try await db.raw(
+                """
+                DELETE FROM webauthn_challenges WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue)) RETURNING expires_at
+                """
+            ).first()
+        else { return false }
         return try row.decode(column: "expires_at", as: Int64.self) > now.millisecondsSince1970
     }
 
