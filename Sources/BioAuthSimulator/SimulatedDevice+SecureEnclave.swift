@@ -31,15 +31,7 @@ extension SimulatedDevice {
                 accessControl: query.accessControl?.rawValue,
                 privateKey: key.rawRepresentation
             )
-            return (
-                .success,
-                SimulatedKeyHandle(
-                    id: id,
-                    context: query.authenticationContext as? SimulatedContext,
-                    prompt: query.operationPrompt,
-                    interactionNotAllowed: query.interactionNotAllowed
-                )
-            )
+            return (.success, SimulatedKeyHandle(id: id, query: query))
         }
     }
 
@@ -49,15 +41,7 @@ extension SimulatedDevice {
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             let id = ItemID(query)
             guard state.items[id]?.privateKey != nil else { return (.itemNotFound, nil) }
-            return (
-                .success,
-                SimulatedKeyHandle(
-                    id: id,
-                    context: query.authenticationContext as? SimulatedContext,
-                    prompt: query.operationPrompt,
-                    interactionNotAllowed: query.interactionNotAllowed
-                )
-            )
+            return (.success, SimulatedKeyHandle(id: id, query: query))
         }
     }
 

@@ -8,4 +8,12 @@ struct SimulatedKeyHandle: SecureKeyHandle {
     let prompt: String?
     /// The context may not show UI (`LAContext.interactionNotAllowed`, set through the query).
     let interactionNotAllowed: Bool
+
+    /// The handle `query` returns for the item `id`: its context, prompt and UI rule.
+    init(id: ItemID, query: KeychainQuery) {
+        self.id = id
+        self.context = query.authenticationContext as? SimulatedContext
+        self.prompt = query.operationPrompt
+        self.interactionNotAllowed = query.interactionNotAllowed
+    }
 }
