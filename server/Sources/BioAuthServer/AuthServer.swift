@@ -89,10 +89,9 @@ package struct AuthServer: Sendable {
         logger: Logger = Logger(label: "bioauth")
     ) async throws -> AccountAdministration {
         AccountAdministration(
+            configuration: configuration,
             database: try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger),
-            hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            time: .system,
-            oneTimePasswordLifetime: configuration.oneTimePasswordLifetime
+            time: .system
         )
     }
 

@@ -186,3 +186,16 @@ package struct AccountAdministration: Sendable {
         return stride(from: 0, to: 25, by: 5).map { String(characters[$0..<$0 + 5]) }.joined(separator: "-")
     }
 }
+
+extension AccountAdministration {
+    /// The account actions over `database` as `configuration` sets them up (its bcrypt cost and
+    /// one-time password lifetime).
+    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource) {
+        self.init(
+            database: database,
+            hasher: PasswordHasher(cost: configuration.passwordHashCost),
+            time: time,
+            oneTimePasswordLifetime: configuration.oneTimePasswordLifetime
+        )
+    }
+}

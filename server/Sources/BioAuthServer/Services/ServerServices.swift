@@ -133,11 +133,6 @@ struct ServerServices: Sendable {
             lockoutIdle: configuration.longestLockout,
             logger: logger
         )
-        self.administration = AccountAdministration(
-            database: database,
-            hasher: PasswordHasher(cost: configuration.passwordHashCost),
-            time: time,
-            oneTimePasswordLifetime: configuration.oneTimePasswordLifetime
-        )
+        self.administration = AccountAdministration(configuration: configuration, database: database, time: time)
     }
 }
