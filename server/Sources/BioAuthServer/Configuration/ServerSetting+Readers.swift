@@ -46,9 +46,8 @@ extension ServerSetting {
     /// The table of docs/CONFIGURATION.md: flag, variable, default, range and meaning, a row each.
     package static func markdownTable(_ settings: [ServerSetting] = all) -> String {
         let rows = settings.map { setting in
-            let range = setting.range.map { "\($0.lowerBound)...\($0.upperBound)" + (setting.unit.map { " \($0)" } ?? "") } ?? ""
             let defaultCell = setting.defaultText.contains(" ") ? setting.defaultText : "`\(setting.defaultText)`"
-            return "| `--\(setting.flag)` | `\(setting.variable)` | \(defaultCell) | \(range) | \(setting.summary) |"
+            return "| `--\(setting.flag)` | `\(setting.variable)` | \(defaultCell) | \(setting.rangeText ?? "") | \(setting.summary) |"
         }
         return (["| flag | variable | default | range | meaning |", "|---|---|---|---|---|"] + rows).joined(separator: "\n") + "\n"
     }

@@ -32,10 +32,15 @@ package struct ServerSetting: Sendable {
     /// The environment variable: `BIOAUTH_` and the flag in capitals, `-` as `_`.
     package var variable: String { "BIOAUTH_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") }
 
+    /// The values it accepts, as `--help`, the docs and its errors say them: `5...43200 minutes`.
+    package var rangeText: String? {
+        range.map { "\($0.lowerBound)...\($0.upperBound)" + (unit.map { " \($0)" } ?? "") }
+    }
+
     /// `--help`'s line: the summary, the range, the variable and the default.
     package var help: String {
         var text = summary
-        if let range { text += ", \(range.lowerBound)...\(range.upperBound)" + (unit.map { " \($0)" } ?? "") }
+        if let rangeText { text += ", \(rangeText)" }
         return text + ". [env: \(variable)\(isSwitch ? "=true" : "")] (default: \(defaultText))"
     }
 
@@ -46,8 +51,7 @@ package struct ServerSetting: Sendable {
         case .notAValue where !fromFlag: throw SettingError("\(variable)=\(text) is not valid.")
         case .notAValue: throw SettingError("--\(flag) \(text) is not valid.")
         case .outOfRange:
-            let range = range.map { "\($0.lowerBound)...\($0.upperBound)" } ?? "valid"
-            throw SettingError("--\(flag) must be \(range)\(unit.map { " \($0)" } ?? "").")
+            throw SettingError("--\(flag) must be \(rangeText ?? "valid").")
         }
     }
 
