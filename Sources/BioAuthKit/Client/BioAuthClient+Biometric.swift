@@ -20,53 +20,29 @@ extension BioAuthClient {
         prompt: String,
         reauthentication: Reauthentication? = nil
     ) async throws(BioAuthError) -> Registration {
-        let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = enrollment
         let stepUp = reauthentication ?? previous.flatMap { $0.lost == nil && $0.userID == user.id ? .biometrics(prompt: prompt) : nil }
         let keyName = Self.newKeyName("device-key")
         let key = try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
-        var registrationID: String?
-        let registration: Registration
-        do {
-            let start = try await withStepUp(stepUp) { () throws(BioAuthError) in
-                try await api.call(
-                    .startRegistration,
-                    body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
-                    token: try requireToken(),
-                    as: RegistrationStartResponse.self
-                )
-            }
-            registrationID = start.registrationID
-            let message = SignedMessage(
-                ceremony: .registration,
-                relyingPartyID: configuration.relyingPartyID,
-                registrationID: start.registrationID,
-                challenge: start.challenge.data
-            )
-            let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: prompt)
-            registration = try await api.call(
-                .verifyRegistration,
-                id: start.registrationID,
-                body: VerifyRegistrationRequest(signature: signature),
+        let registration = try await registerKey(named: keyName, prompt: prompt, stepUp: stepUp) { () throws(BioAuthError) in
+            try await api.call(
+                .startRegistration,
+                body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
                 token: try requireToken(),
-                as: RegistrationResponse.self
-            ).registration
+                as: RegistrationStartResponse.self
+            )
+        } keep: { registrationID throws(BioAuthError) in
             try records.save(
                 EnrollmentRecord(
                     userID: user.id,
                     username: user.username,
-                    registrationID: start.registrationID,
+                    registrationID: registrationID,
                     algorithm: key.algorithm,
                     keyName: keyName
                 ),
                 Self.enrollmentRecord
             )
-        } catch {
-            // Leave no orphan on either side; the previous registration is untouched.
-            await keys.deleteKey(named: keyName)
-            if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
-            throw error
         }
         if let previous {
             // Replaced: the old registration goes on the server (this session is spared), its key here.
@@ -113,27 +89,17 @@ extension BioAuthClient {
         // The key first, without a prompt; a moved domain state only explains why it failed.
         if case .lost(let loss) = await keys.usability(ofKeyNamed: record.keyName) { throw await markLost(record, loss) }
 
-        let challenge: ChallengeResponse
+        let challenge: (id: String, message: SignedMessage)
         do {
-            challenge = try await api.call(
-                .createChallenge,
-                body: CreateChallengeRequest(registrationID: record.registrationID),
-                as: ChallengeResponse.self
-            )
+            challenge = try await authenticationChallenge(for: record.registrationID)
         } catch  where error.serverCode == .registrationNotFound {
             await removeLocalRegistration()
             lastReconciliation = .localRegistrationRemoved(registrationID: record.registrationID)
             throw error
         }
-        let message = SignedMessage(
-            ceremony: .authentication,
-            relyingPartyID: configuration.relyingPartyID,
-            registrationID: record.registrationID,
-            challenge: challenge.challenge.data
-        )
         let signature: Data
         do {
-            signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
+            signature = try await keys.sign(challenge.message, withKeyNamed: record.keyName, prompt: prompt)
         } catch .biometryChanged {
             throw await markLost(record, .biometryChanged)
         } catch .itemNotFound {
@@ -142,7 +108,7 @@ extension BioAuthClient {
         let answer = try await api.call(
             .signInWithBiometric,
             body: BiometricSignInRequest(
-                challengeID: challenge.challengeID,
+                challengeID: challenge.id,
                 signature: signature,
                 sessionDurationMinutes: configuration.sessionDurationMinutes
             ),

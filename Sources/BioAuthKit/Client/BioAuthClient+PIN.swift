@@ -13,44 +13,22 @@ extension BioAuthClient {
     /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with `invalid_pin`,
     ///   `pin_too_common`, `reauthentication_required`; the device's errors.
     public func setPIN(_ pin: String, keepBehindBiometrics: Bool = true, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
-        let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = pinRegistration
         let keyName = Self.newKeyName("pin-key")
         let key = try await keys.createPossessionKey(named: keyName)
-        var registrationID: String?
-        do {
-            let start = try await withStepUp(reauthentication) { () throws(BioAuthError) in
-                try await api.call(
-                    .setPin,
-                    body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
-                    token: try requireToken(),
-                    as: RegistrationStartResponse.self
-                )
-            }
-            registrationID = start.registrationID
-            let message = SignedMessage(
-                ceremony: .registration,
-                relyingPartyID: configuration.relyingPartyID,
-                registrationID: start.registrationID,
-                challenge: start.challenge.data
-            )
-            let signature = try await keys.sign(message, withKeyNamed: keyName, prompt: "")
-            _ = try await api.call(
-                .verifyRegistration,
-                id: start.registrationID,
-                body: VerifyRegistrationRequest(signature: signature),
+        _ = try await registerKey(named: keyName, prompt: "", stepUp: reauthentication) { () throws(BioAuthError) in
+            try await api.call(
+                .setPin,
+                body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
                 token: try requireToken(),
-                as: RegistrationResponse.self
+                as: RegistrationStartResponse.self
             )
+        } keep: { registrationID throws(BioAuthError) in
             try records.save(
-                PINRecord(userID: user.id, username: user.username, registrationID: start.registrationID, keyName: keyName),
+                PINRecord(userID: user.id, username: user.username, registrationID: registrationID, keyName: keyName),
                 Self.pinRecord
             )
-        } catch {
-            await keys.deleteKey(named: keyName)
-            if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
-            throw error
         }
         // The server revoked the previous PIN key when this one was verified.
         if let previous { await keys.deleteKey(named: previous.keyName) }
@@ -75,32 +53,22 @@ extension BioAuthClient {
     @discardableResult
     public func signInWithPIN(_ pin: String) async throws(BioAuthError) -> SignedIn {
         guard let record = pinRegistration else { throw .itemNotFound }
-        let challenge: ChallengeResponse
+        let challenge: (id: String, message: SignedMessage)
         do {
-            challenge = try await api.call(
-                .createChallenge,
-                body: CreateChallengeRequest(registrationID: record.registrationID),
-                as: ChallengeResponse.self
-            )
+            challenge = try await authenticationChallenge(for: record.registrationID)
         } catch  where error.serverCode == .registrationNotFound {
             await removeLocalPIN()
             throw .itemNotFound
         }
-        let message = SignedMessage(
-            ceremony: .authentication,
-            relyingPartyID: configuration.relyingPartyID,
-            registrationID: record.registrationID,
-            challenge: challenge.challenge.data
-        )
         let signature: Data
         do {
-            signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: "")
+            signature = try await keys.sign(challenge.message, withKeyNamed: record.keyName, prompt: "")
         } catch .itemNotFound {
             await removeLocalPIN()
             throw .itemNotFound
         }
         let body = PINSignInRequest(
-            challengeID: challenge.challengeID,
+            challengeID: challenge.id,
             signature: signature,
             pin: pin,
             sessionDurationMinutes: configuration.sessionDurationMinutes

@@ -24,21 +24,11 @@ extension BioAuthClient {
     public func reauthenticateWithBiometrics(prompt: String) async throws(BioAuthError) {
         let token = try requireToken()
         guard let record = enrollment, record.lost == nil, record.userID == current?.user.id else { throw .itemNotFound }
-        let challenge = try await api.call(
-            .createChallenge,
-            body: CreateChallengeRequest(registrationID: record.registrationID),
-            as: ChallengeResponse.self
-        )
-        let message = SignedMessage(
-            ceremony: .authentication,
-            relyingPartyID: configuration.relyingPartyID,
-            registrationID: record.registrationID,
-            challenge: challenge.challenge.data
-        )
-        let signature = try await keys.sign(message, withKeyNamed: record.keyName, prompt: prompt)
+        let challenge = try await authenticationChallenge(for: record.registrationID)
+        let signature = try await keys.sign(challenge.message, withKeyNamed: record.keyName, prompt: prompt)
         let answer = try await api.call(
             .reauthenticate,
-            body: ReauthenticateRequest(challengeID: challenge.challengeID, signature: signature),
+            body: ReauthenticateRequest(challengeID: challenge.id, signature: signature),
             token: token,
             as: CurrentSessionResponse.self
         )

@@ -41,7 +41,7 @@ struct AuthorizationTests {
             )
             try await api.expectError(.registrationNotFound, .delete, "/v1/biometric/registrations/\(start.registrationID)", token: bob.sessionToken)
             #expect(try await server.snapshot() == before, "nothing changed, the challenge included")
-            let bobs = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: bob.sessionToken)
+            let bobs = try await api.registrationList(token: bob.sessionToken)
             #expect(bobs.registrations.isEmpty)
 
             // Alice's challenge survived Bob's attempt.

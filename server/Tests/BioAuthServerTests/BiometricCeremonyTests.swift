@@ -36,7 +36,7 @@ struct BiometricCeremonyTests {
             #expect(start.challenge.data.count == 32)
             #expect(start.expiresAt.timeIntervalSince(server.clock.now) <= 120)
 
-            let pending = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            let pending = try await api.registrationList(token: account.sessionToken)
             #expect(pending.registrations.map(\.status) == [.pending])
             try await api.expectError(
                 .registrationNotFound,
@@ -64,7 +64,7 @@ struct BiometricCeremonyTests {
             #expect(session.session.authentication == .init(method: .biometric, registrationID: registration.id))
             #expect(session.sessionToken != account.sessionToken)
 
-            let listed = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: session.sessionToken)
+            let listed = try await api.registrationList(token: session.sessionToken)
             let lastUsed = try #require(listed.registrations.first?.lastUsedAt)
             #expect(Int64((lastUsed.timeIntervalSince1970 * 1000).rounded()) == Int64((server.clock.now.timeIntervalSince1970 * 1000).rounded(.down)))
         }
@@ -90,7 +90,7 @@ struct BiometricCeremonyTests {
                 json: CreateChallengeRequest(registrationID: registration.id)
             )
             try await api.expectError(.registrationNotFound, .delete, "/v1/biometric/registrations/\(registration.id)", token: account.sessionToken)
-            let listed = try await api.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            let listed = try await api.registrationList(token: account.sessionToken)
             #expect(listed.registrations.isEmpty)
         }
     }
@@ -133,13 +133,7 @@ struct BiometricCeremonyTests {
                 try await server.api.register(.ed25519(), token: account.sessionToken)
             }
             let before = try await server.snapshot()
-            try await server.api.expectError(
-                .tooManyRegistrations,
-                .post,
-                "/v1/biometric/registrations",
-                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
-                token: account.sessionToken
-            )
+            try await server.api.expectRegistrationRefused(.tooManyRegistrations, token: account.sessionToken)
             #expect(try await server.snapshot() == before)
         }
     }

@@ -137,13 +137,7 @@ struct ChallengeRulesTests {
                 json: VerifyRegistrationRequest(signature: signature),
                 token: account.sessionToken
             )
-            let listed = try await server.api.expect(
-                .ok,
-                RegistrationListResponse.self,
-                .get,
-                "/v1/biometric/registrations",
-                token: account.sessionToken
-            )
+            let listed = try await server.api.registrationList(token: account.sessionToken)
             #expect(listed.registrations.map(\.status) == [.pending])
         }
     }

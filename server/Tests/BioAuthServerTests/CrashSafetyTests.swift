@@ -94,7 +94,7 @@ struct CrashSafetyTests {
             for token in seen.sessionTokens {
                 #expect(try await after.call(.get, "/v1/sessions/current", token: token).status == .ok, "an answered sign-in's session survives")
             }
-            let listed = try await after.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+            let listed = try await after.registrationList(token: account.sessionToken)
             let ids = Set(listed.registrations.map(\.id))
             for (_, id) in seen.registrations {  // started (201) or verified, each answered
                 #expect(ids.contains(id), "an answered registration survives")

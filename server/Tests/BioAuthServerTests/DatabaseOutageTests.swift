@@ -294,7 +294,7 @@ final class OutageTraffic: Sendable {
         for token in seen.sessionTokens {
             #expect(try await client.call(.get, "/v1/sessions/current", token: token).status == .ok, "an answered sign-in's session exists")
         }
-        let listed = try await client.expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: account.sessionToken)
+        let listed = try await client.registrationList(token: account.sessionToken)
         let ids = Set(listed.registrations.map(\.id))
         for id in seen.startedRegistrations {
             #expect(ids.contains(id), "an answered registration exists")

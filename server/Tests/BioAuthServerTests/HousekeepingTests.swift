@@ -33,13 +33,7 @@ struct HousekeepingTests {
             // The pending registration's challenge; the unanswered authentication challenge was never
             // stored, nor counted in the database; the answered one's spent id stays for the margin.
             #expect(report == Housekeeping.Report(challenges: 1, pendingRegistrations: 1))
-            let registrations = try await server.api.expect(
-                .ok,
-                RegistrationListResponse.self,
-                .get,
-                "/v1/biometric/registrations",
-                token: account.sessionToken
-            )
+            let registrations = try await server.api.registrationList(token: account.sessionToken)
             #expect(registrations.registrations.map(\.id) == [registration.id], "the active registration stays")
 
             server.clock.advance(seconds: 15 * 60)

@@ -20,13 +20,7 @@ struct PINTests {
             #expect(session.session.authentication == .init(method: .pin, registrationID: device.registrationID))
             #expect(session.user == account.user)
             #expect(try await server.api.pinSignIn(device, pin: "4922").errorCode == .invalidCredentials)
-            let listed = try await server.api.expect(
-                .ok,
-                RegistrationListResponse.self,
-                .get,
-                "/v1/biometric/registrations",
-                token: account.sessionToken
-            )
+            let listed = try await server.api.registrationList(token: account.sessionToken)
             #expect(listed.registrations.map(\.kind) == [.pin])
         }
     }

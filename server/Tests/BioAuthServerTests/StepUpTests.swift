@@ -74,14 +74,7 @@ struct StepUpTests {
         try await TestServer.run { server in
             let account = try await server.api.newAccount()
             server.clock.advance(seconds: 10 * 60)
-            let renewed = try await server.api.expect(
-                .ok,
-                CurrentSessionResponse.self,
-                .post,
-                "/v1/sessions/current/reauthenticate",
-                json: ReauthenticateRequest(password: "correct horse battery"),
-                token: account.sessionToken
-            )
+            let renewed = try await server.api.reauthenticate(password: "correct horse battery", token: account.sessionToken)
             #expect(abs(renewed.session.authenticatedAt.timeIntervalSince(server.clock.now)) < 0.002)
             #expect(renewed.session.createdAt == account.session.createdAt)
             try await server.api.register(.es256(), token: account.sessionToken)
@@ -207,14 +200,7 @@ struct StepUpTests {
             )
 
             // The password (the one a PIN session can prove) makes it strong enough, and says so.
-            let renewed = try await server.api.expect(
-                .ok,
-                CurrentSessionResponse.self,
-                .post,
-                "/v1/sessions/current/reauthenticate",
-                json: ReauthenticateRequest(password: "correct horse battery"),
-                token: pinSession.sessionToken
-            )
+            let renewed = try await server.api.reauthenticate(password: "correct horse battery", token: pinSession.sessionToken)
             #expect(renewed.session.factors == [.pin, .password] && abs(renewed.session.stepUpAt?.timeIntervalSince(server.clock.now) ?? 1) < 0.002)
             try await server.api.register(.es256(), token: pinSession.sessionToken)
         }

@@ -11,11 +11,8 @@ import Foundation
 package struct BiometricService: Sendable {
     let database: any DatabaseProvider
     let core: AccountCore
-    let relyingPartyID: String
+    let assertions: KeyAssertionReader
     let challengeTTL: Duration
-    let challengeKeys: PINKeyRing
-    /// The keys of registrations that answered challenges before.
-    let signingKeys: SigningKeyCache
     let challengeRate: ChallengeRateLimit
 
     /// Issues an authentication challenge for an active registration, biometric or PIN. It only
@@ -28,7 +25,7 @@ package struct BiometricService: Sendable {
                 registrationID: request.registrationID,
                 epoch: epoch,
                 expiresAt: now.addingTimeInterval(challengeTTL.timeInterval),
-                key: challengeKeys.current
+                key: assertions.challengeKeys.current
             )
         else { throw Rejection(.registrationNotFound, "No active registration with that id.") }
         try challengeRate.hit(request.registrationID, now: now)
@@ -41,15 +38,7 @@ package struct BiometricService: Sendable {
     /// in one durable commit.
     package func signIn(_ request: BiometricSignInRequest) async throws -> SignInResponse {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
-        let assertion = try await KeyAssertion.read(
-            database,
-            challengeID: request.challengeID,
-            keys: challengeKeys,
-            signingKeys: signingKeys,
-            signature: request.signature,
-            kind: .biometric,
-            relyingPartyID: relyingPartyID
-        )
+        let assertion = try await assertions.read(challengeID: request.challengeID, signature: request.signature, kind: .biometric)
         return try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .signIn(minutes: minutes)).signInResponse
     }
 }

@@ -15,24 +15,27 @@ package struct KeyAssertion: Sendable {
 
     /// Whether the device key signed this challenge's message.
     var signatureIsValid: Bool { key.isValidSignature(signature, for: message) }
+}
 
-    /// Verifies challenge id `challengeID` under `keys`, finds its registration's key (remembered
-    /// in `signingKeys`, or read and then remembered), which must be of `kind` (and belong to
-    /// `userID` when given), and parses the signature. It only reads: a malformed signature is bad
-    /// input and changes nothing; a forged, altered or foreign challenge is `challenge_invalid`.
-    /// Whether it expired or was spent, or its registration revoked, the completion decides.
-    static func read(
-        _ database: any DatabaseProvider,
-        challengeID: String,
-        keys: PINKeyRing,
-        signingKeys: SigningKeyCache,
-        signature: Base64URLBytes,
-        kind: RegistrationKind,
-        userID: String? = nil,
-        relyingPartyID: String
-    ) async throws -> KeyAssertion {
-        guard let challenge = AuthenticationChallenge.verify(id: challengeID, keys: keys),
-            let owner = try await signingKey(database, registrationID: challenge.registrationID, kind: kind, cache: signingKeys),
+/// Reads device keys' answers to authentication challenges: what every sign-in and
+/// re-authentication by a device key (biometric or PIN) needs to check one.
+struct KeyAssertionReader: Sendable {
+    let database: any DatabaseProvider
+    /// The keys authentication challenges are made under.
+    let challengeKeys: PINKeyRing
+    /// The keys of registrations that answered challenges before.
+    let signingKeys: SigningKeyCache
+    let relyingPartyID: String
+
+    /// Verifies challenge id `challengeID` under ``challengeKeys``, finds its registration's key
+    /// (remembered in ``signingKeys``, or read and then remembered), which must be of `kind` (and
+    /// belong to `userID` when given), and parses the signature. It only reads: a malformed
+    /// signature is bad input and changes nothing; a forged, altered or foreign challenge is
+    /// `challenge_invalid`. Whether it expired or was spent, or its registration revoked, the
+    /// completion decides.
+    func read(challengeID: String, signature: Base64URLBytes, kind: RegistrationKind, userID: String? = nil) async throws -> KeyAssertion {
+        guard let challenge = AuthenticationChallenge.verify(id: challengeID, keys: challengeKeys),
+            let owner = try await signingKey(registrationID: challenge.registrationID, kind: kind),
             userID == nil || userID == owner.userID
         else {
             throw SignatureRules.unknownChallenge
@@ -52,20 +55,15 @@ package struct KeyAssertion: Sendable {
         )
     }
 
-    /// Registration `registrationID`'s owner and key if it is of `kind`: from `cache`, or read and
+    /// Registration `registrationID`'s owner and key if it is of `kind`: remembered, or read and
     /// remembered.
-    private static func signingKey(
-        _ database: any DatabaseProvider,
-        registrationID: String,
-        kind: RegistrationKind,
-        cache: SigningKeyCache
-    ) async throws -> (userID: String, key: DevicePublicKey)? {
-        if let entry = cache.entry(for: registrationID) {
+    private func signingKey(registrationID: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
+        if let entry = signingKeys.entry(for: registrationID) {
             return entry.kind == kind ? (entry.userID, entry.key) : nil
         }
         guard let owner = try await database.read({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
         else { return nil }
-        cache.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
+        signingKeys.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
         return owner
     }
 }

@@ -15,11 +15,7 @@ struct PINService: Sendable {
     let registrations: RegistrationService
     let core: AccountCore
     let stepUp: StepUp
-    let relyingPartyID: String
-    /// The keys authentication challenges are made under.
-    let challengeKeys: PINKeyRing
-    /// The keys of registrations that answered challenges before.
-    let signingKeys: SigningKeyCache
+    let assertions: KeyAssertionReader
 
     /// Starts setting a PIN: a pending PIN key holding the PIN's hash, and its registration
     /// challenge. Needs a recent strong authentication (``StepUp``): a PIN session cannot set one,
@@ -45,15 +41,7 @@ struct PINService: Sendable {
     /// then the PIN is checked, and the account core records the verdict.
     func signIn(_ request: PINSignInRequest) async throws -> SignInResponse {
         let minutes = try core.sessions.minutes(requested: request.sessionDurationMinutes)
-        let assertion = try await KeyAssertion.read(
-            database,
-            challengeID: request.challengeID,
-            keys: challengeKeys,
-            signingKeys: signingKeys,
-            signature: request.signature,
-            kind: .pin,
-            relyingPartyID: relyingPartyID
-        )
+        let assertion = try await assertions.read(challengeID: request.challengeID, signature: request.signature, kind: .pin)
         let signed = DeviceKeyProof(signatureOf: assertion, factor: .pin)
         guard signed.holds else {
             return try await core.complete(signed, for: .signIn(minutes: minutes)).signInResponse

@@ -12,11 +12,7 @@ struct ReauthenticationService: Sendable {
     let database: any DatabaseProvider
     let check: PasswordCheck
     let passkeys: PasskeySignInService
-    let relyingPartyID: String
-    /// The keys authentication challenges are made under.
-    let challengeKeys: PINKeyRing
-    /// The keys of registrations that answered challenges before.
-    let signingKeys: SigningKeyCache
+    let assertions: KeyAssertionReader
     var core: AccountCore { check.core }
 
     /// A passkey ceremony for re-authenticating the caller, bound to their session.
@@ -35,16 +31,7 @@ struct ReauthenticationService: Sendable {
             let proof = try await check.proof(password, for: account, usernameKey: account.usernameKey, event: .sessionReauthenticated)
             completed = try await core.complete(proof, for: .reauthenticate(caller))
         case (nil, let challengeID?, let signature?, nil, nil):
-            let assertion = try await KeyAssertion.read(
-                database,
-                challengeID: challengeID,
-                keys: challengeKeys,
-                signingKeys: signingKeys,
-                signature: signature,
-                kind: .biometric,
-                userID: caller.userID,
-                relyingPartyID: relyingPartyID
-            )
+            let assertion = try await assertions.read(challengeID: challengeID, signature: signature, kind: .biometric, userID: caller.userID)
             completed = try await core.complete(DeviceKeyProof(signatureOf: assertion, factor: .biometric), for: .reauthenticate(caller))
         case (nil, nil, nil, let ceremonyID?, let credential?):
             let proof = try await passkeys.verify(ceremonyID: ceremonyID, credential: credential, for: caller)

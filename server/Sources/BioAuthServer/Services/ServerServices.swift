@@ -60,16 +60,20 @@ struct ServerServices: Sendable {
         )
         let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: hashing)
         let check = PasswordCheck(hasher: hasher, core: core)
-        // Device keys remembered after their first use (they never change; each instance keeps its own).
-        let signingKeys = SigningKeyCache()
+        // Device keys are remembered after their first use (they never change; each instance keeps its own).
+        let assertions = KeyAssertionReader(
+            database: database,
+            challengeKeys: pinKeys,
+            signingKeys: SigningKeyCache(),
+            relyingPartyID: configuration.relyingPartyID
+        )
         let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
-        let rpID = configuration.relyingPartyID
         let ttl = configuration.challengeTTL
         let registrations = RegistrationService(
             database: database,
             time: time,
             stepUp: stepUp,
-            relyingPartyID: rpID,
+            relyingPartyID: configuration.relyingPartyID,
             challengeTTL: ttl,
             maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
             maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser
@@ -89,10 +93,8 @@ struct ServerServices: Sendable {
         self.biometrics = BiometricService(
             database: database,
             core: core,
-            relyingPartyID: rpID,
+            assertions: assertions,
             challengeTTL: ttl,
-            challengeKeys: pinKeys,
-            signingKeys: signingKeys,
             challengeRate: challengeRate
         )
         self.pins = PINService(
@@ -101,9 +103,7 @@ struct ServerServices: Sendable {
             registrations: registrations,
             core: core,
             stepUp: stepUp,
-            relyingPartyID: rpID,
-            challengeKeys: pinKeys,
-            signingKeys: signingKeys
+            assertions: assertions
         )
         self.passkeys = PasskeyService(
             database: database,
@@ -118,9 +118,7 @@ struct ServerServices: Sendable {
             database: database,
             check: check,
             passkeys: passkeySignIn,
-            relyingPartyID: rpID,
-            challengeKeys: pinKeys,
-            signingKeys: signingKeys
+            assertions: assertions
         )
         self.audit = AuditLog(database: database)
         self.housekeeping = Housekeeping(

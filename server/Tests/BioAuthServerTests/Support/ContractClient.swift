@@ -92,6 +92,38 @@ extension ContractClient {
         return answer
     }
 
+    /// Starts registering a new Ed25519 key for `token`'s user and expects contract error `code`.
+    func expectRegistrationRefused(_ code: ErrorCode, token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await expectError(
+            code,
+            .post,
+            "/v1/biometric/registrations",
+            json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
+            token: token,
+            sourceLocation: sourceLocation
+        )
+    }
+
+    /// The registrations of `token`'s user (`GET /v1/biometric/registrations`, expecting 200).
+    func registrationList(token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RegistrationListResponse {
+        try await expect(.ok, RegistrationListResponse.self, .get, "/v1/biometric/registrations", token: token, sourceLocation: sourceLocation)
+    }
+
+    /// Re-authenticates `token`'s session with the password (`POST /v1/sessions/current/reauthenticate`,
+    /// expecting 200).
+    @discardableResult
+    func reauthenticate(password: String, token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> CurrentSessionResponse {
+        try await expect(
+            .ok,
+            CurrentSessionResponse.self,
+            .post,
+            "/v1/sessions/current/reauthenticate",
+            json: ReauthenticateRequest(password: password),
+            token: token,
+            sourceLocation: sourceLocation
+        )
+    }
+
     /// Calls, expects `status`, and decodes the body.
     @discardableResult
     func expect<T: Decodable>(
