@@ -355,10 +355,17 @@ package struct AuthServer: Sendable {
         router.add(middleware: ErrorShapeMiddleware(routes: knownRoutes))
         router.add(
             middleware: RequestLimitsMiddleware(
-                limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
                 maxHeaderBytes: configuration.maxHeaderBytes,
                 trustForwardedFor: configuration.trustForwardedFor,
                 requestTimeout: configuration.requestTimeout
+            )
+        )
+        accountPage.addFileRoutes(to: router)
+        // Counts every route below, and requests that match none.
+        router.add(
+            middleware: AddressRateLimitMiddleware(
+                limiter: AddressRateLimiter(limit: configuration.requestsPerMinutePerAddress, time: time),
+                trustForwardedFor: configuration.trustForwardedFor
             )
         )
         accounts.addPublicRoutes(to: router)

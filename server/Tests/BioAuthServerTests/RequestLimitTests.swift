@@ -38,6 +38,25 @@ struct RequestLimitTests {
         }
     }
 
+    @Test(
+        "the account page and its files are not counted per address (one page load fetches them all); every other request is, unknown paths included"
+    )
+    func pageFilesAreNotCounted() async throws {
+        try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 2 }) { server in
+            let files = ["/"] + AccountPageAssets.byName.keys.map { "/assets/\($0)" }
+            for _ in 0..<3 {
+                for file in files {
+                    #expect(try await server.api.call(.get, file).status == .ok, "\(file)")
+                }
+            }
+            // A path with no route counts too: with it and one call, the limit of 2 is reached.
+            #expect(try await server.api.call(.get, "/no-such-page").status == .notFound)
+            #expect(try await server.api.call(.get, "/health").status == .ok)
+            try await server.api.expectError(.rateLimited, .post, "/web/sign-in/password", json: PasswordSignInRequest(username: "a", password: "b"))
+            #expect(try await server.api.call(.get, "/assets/app.js").status == .ok)
+        }
+    }
+
     @Test("X-Forwarded-For is ignored unless trusted: a client cannot rotate it to escape the limit")
     func forwardedForIgnoredByDefault() async throws {
         try await TestServer.run(configure: { $0.requestsPerMinutePerAddress = 3 }) { server in
@@ -102,13 +121,7 @@ struct RequestLimitTests {
             let started = try await server.api.startRegistration(first, token: token)
             let second = try await server.api.startRegistration(.ed25519(), token: token)
             let before = try await server.snapshot()
-            try await server.api.expectError(
-                .tooManyRegistrations,
-                .post,
-                "/v1/biometric/registrations",
-                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
-                token: token
-            )
+            try await server.api.expectRegistrationRefused(.tooManyRegistrations, token: token)
             #expect(try await server.snapshot() == before)
             // Verifying one frees a pending slot.
             let signature = first.sign(.registration, registrationID: started.registrationID, challenge: started.challenge.data)
@@ -122,13 +135,7 @@ struct RequestLimitTests {
             )
             _ = try await server.api.startRegistration(.ed25519(), token: token)
             // Deleting one frees one too.
-            try await server.api.expectError(
-                .tooManyRegistrations,
-                .post,
-                "/v1/biometric/registrations",
-                json: StartRegistrationRequest(algorithm: .ed25519, publicKey: SoftwareDeviceKey.ed25519().publicKey()),
-                token: token
-            )
+            try await server.api.expectRegistrationRefused(.tooManyRegistrations, token: token)
             #expect(try await server.api.call(.delete, "/v1/biometric/registrations/\(second.registrationID)", token: token).status == .noContent)
             _ = try await server.api.startRegistration(.ed25519(), token: token)
         }

@@ -11,7 +11,9 @@ struct AccountPageRoutes {
     let browser: BrowserSession
     let rpID: String
 
-    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
+    /// The page and its files: fixed bytes from the binary, which the per-address request limit
+    /// does not count (one page load fetches them all).
+    func addFileRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
         router.route(.getAccountPage) { _, _ in AccountPageAssets.response(AccountPageAssets.page) }
         router.route(.getAccountAsset) { _, context in
             guard let name = context.parameters.get("id"), let asset = AccountPageAssets.byName[name] else {
@@ -19,6 +21,9 @@ struct AccountPageRoutes {
             }
             return AccountPageAssets.response(asset)
         }
+    }
+
+    func addPublicRoutes(to router: some RouterMethods<BioAuthRequestContext>) {
         router.route(.webSignUp) { request, context in
             try browser.checkOrigin(request)
             let body = try await request.decode(as: CreateUserRequest.self, context: context)

@@ -1,3 +1,6 @@
+import Foundation
+import Hummingbird
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,5 +25,16 @@ enum ClientAddress {
         }
         let prefix = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return prefix.joined(separator: ":") + "::/64"
+    }
+
+    /// The limiter's key for `request`'s client: the TCP peer, or (only when `trustForwardedFor`)
+    /// the last `X-Forwarded-For` entry, which the trusted proxy itself appended.
+    static func limitKey(of request: Request, context: BioAuthRequestContext, trustForwardedFor: Bool) -> String {
+        if trustForwardedFor, let forwarded = request.headers.last(where: { $0.name.canonicalName == "x-forwarded-for" })?.value,
+            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        {
+            return limitKey(last)
+        }
+        return limitKey(context.remoteAddress ?? "unknown")
     }
 }
