@@ -27,13 +27,7 @@ struct PhoneConnection: CeremonyTransport {
     let http: HTTPConnection
     let relyingPartyID: String
 
-    func exchange<Answer: Decodable>(
-        _ endpoint: Endpoint,
-        id: String?,
-        body: (any Encodable & Sendable)?,
-        token: String?,
-        as answer: Answer.Type
-    ) async throws -> Answer {
-        try await http.exchange(endpoint, id: id, body, as: answer, bearer: token)
+    func exchange<Answer: Decodable>(_ request: CeremonyRequest, as answer: Answer.Type) async throws -> Answer {
+        try await http.exchange(request.endpoint, id: request.id, request.body, as: answer, bearer: request.token)
     }
 }

@@ -145,14 +145,14 @@ extension ContractClient {
     }
 
     /// One step of a shared ceremony: any 2xx answer is its success.
-    func exchange<Answer: Decodable>(
-        _ endpoint: Endpoint,
-        id: String?,
-        body: (any Encodable & Sendable)?,
-        token: String?,
-        as answer: Answer.Type
-    ) async throws -> Answer {
-        let response = try await call(HTTPRequest.Method(rawValue: endpoint.method.rawValue)!, endpoint.path(id), json: body, token: token)
+    func exchange<Answer: Decodable>(_ request: CeremonyRequest, as answer: Answer.Type) async throws -> Answer {
+        let endpoint = request.endpoint
+        let response = try await call(
+            HTTPRequest.Method(rawValue: endpoint.method.rawValue)!,
+            endpoint.path(request.id),
+            json: request.body,
+            token: request.token
+        )
         try #require(
             (200..<300).contains(response.status.code),
             "\(endpoint) answered \(response.status) \(String(decoding: response.body, as: UTF8.self))"
