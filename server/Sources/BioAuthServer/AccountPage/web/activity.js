@@ -1,24 +1,17 @@
 // Activity: the account's recent sign-ins and changes, newest first.
 
-import { api } from './api.js';
 import { $ } from './dom.js';
 import { timeElement } from './format.js';
-import { guarded } from './guarded.js';
+import { fetchSection, guarded } from './guarded.js';
 import { badge } from './items.js';
-import { clearLoadError, showLoadError } from './messages.js';
+import { clearLoadError } from './messages.js';
 import { state } from './state.js';
 import { AUDIT_WORDS } from './words.js';
 
 export const loadActivity = guarded(async (current) => {
   const errorEl = $('activity-error');
-  let data;
-  try {
-    data = await api('GET', '/v1/audit');
-  } catch (e) {
-    if (current()) showLoadError(errorEl, e);
-    return;
-  }
-  if (!current()) return;
+  const data = await fetchSection(current, errorEl, '/v1/audit');
+  if (!data) return;
   const events = (data.events || []).slice().sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
   const list = $('activity-list');
   list.replaceChildren(...events.map(activityItem));

@@ -4,21 +4,15 @@ import { loadActivity } from './activity.js';
 import { api } from './api.js';
 import { $ } from './dom.js';
 import { metaLine, timeElement } from './format.js';
-import { guarded } from './guarded.js';
+import { fetchSection, guarded } from './guarded.js';
 import { badge, emptyItem } from './items.js';
 import { managedItem } from './managed-item.js';
-import { clearLoadError, showLoadError } from './messages.js';
+import { clearLoadError } from './messages.js';
 
 export const loadDevices = guarded(async (current) => {
   const errorEl = $('devices-error');
-  let data;
-  try {
-    data = await api('GET', '/v1/biometric/registrations');
-  } catch (e) {
-    if (current()) showLoadError(errorEl, e);
-    return;
-  }
-  if (!current()) return;
+  const data = await fetchSection(current, errorEl, '/v1/biometric/registrations');
+  if (!data) return;
   const registrations = data.registrations || [];
   const list = $('device-list');
   list.replaceChildren(...registrations.map((r) => deviceItem(r, errorEl)));

@@ -5,10 +5,10 @@ import { api } from './api.js';
 import { $, setBusy } from './dom.js';
 import { Cancelled } from './errors.js';
 import { metaLine, timeElement } from './format.js';
-import { guarded } from './guarded.js';
+import { fetchSection, guarded } from './guarded.js';
 import { badge, emptyItem } from './items.js';
 import { managedItem } from './managed-item.js';
-import { clearLoadError, clearMessage, showError, showLoadError, showText } from './messages.js';
+import { clearLoadError, clearMessage, showError, showText } from './messages.js';
 import { withReauth } from './reauth.js';
 import { rememberRpId, signalAcceptedCredentials } from './signals.js';
 import { state } from './state.js';
@@ -17,14 +17,8 @@ import { credentialToJSON, hasWebAuthn, parseCreationOptions } from './webauthn.
 export const loadPasskeys = guarded(async (current) => {
   const errorEl = $('passkeys-error');
   const epoch = state.passkeyEpoch;
-  let data;
-  try {
-    data = await api('GET', '/v1/passkeys');
-  } catch (e) {
-    if (current()) showLoadError(errorEl, e);
-    return;
-  }
-  if (!current()) return;
+  const data = await fetchSection(current, errorEl, '/v1/passkeys');
+  if (!data) return;
   const passkeys = data.passkeys || [];
   state.passkeyCount = passkeys.length;
   const list = $('passkey-list');

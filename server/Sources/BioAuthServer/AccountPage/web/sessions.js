@@ -5,23 +5,17 @@ import { api } from './api.js';
 import { $, setBusy } from './dom.js';
 import { ApiError, Cancelled } from './errors.js';
 import { dateFormat, metaLine, timeElement } from './format.js';
-import { guarded } from './guarded.js';
+import { fetchSection, guarded } from './guarded.js';
 import { badge, setIcon } from './items.js';
-import { clearLoadError, clearMessage, showError, showLoadError, showText } from './messages.js';
+import { clearLoadError, clearMessage, showError, showText } from './messages.js';
 import { withReauth } from './reauth.js';
 import { state } from './state.js';
 import { METHOD_WORDS } from './words.js';
 
 export const loadSessions = guarded(async (current) => {
   const errorEl = $('sessions-error');
-  let data;
-  try {
-    data = await api('GET', '/v1/sessions');
-  } catch (e) {
-    if (current()) showLoadError(errorEl, e);
-    return;
-  }
-  if (!current()) return;
+  const data = await fetchSection(current, errorEl, '/v1/sessions');
+  if (!data) return;
   const currentId = state.web.session.id;
   const sessions = (data.sessions || []).slice().sort((a, b) => {
     if (a.id === currentId) return -1;
