@@ -71,14 +71,7 @@ package struct BenchRunner: Sendable {
                     let load = LoadGenerator(server: server, warmup: options.warmup, duration: options.duration, progress: progress)
                     let signIn = biometricSignIn(enrolled.devices)
                     if best == nil {
-                        for connections in options.concurrency {
-                            let result = try await load.closedLoop(
-                                connections: connections,
-                                label: "[\(name)] biometric sign-in, \(connections) connections",
-                                signIn
-                            )
-                            sweep.append(result)
-                        }
+                        sweep = try await biometricSweep(load, name: name, signIn)
                         best = sweep.max { $0.throughput < $1.throughput }
                     }
                     guard let best else { throw BenchFailure("no sweep ran") }
@@ -89,26 +82,11 @@ package struct BenchRunner: Sendable {
                         label: "[\(name)] biometric at \(Int(rate))/s, \(accounts) accounts",
                         signIn
                     )
-                    let saturated = try await load.closedLoop(
-                        connections: best.connections,
-                        label: "[\(name)] biometric saturated, \(accounts) accounts",
-                        signIn
-                    )
+                    let saturatedLabel = "[\(name)] biometric saturated, \(accounts) accounts"
+                    let saturated = try await load.closedLoop(connections: best.connections, label: saturatedLabel, signIn)
                     if halfLoad == nil {
                         halfLoad = half
-                        // At least 3 s: a bcrypt verification takes tens of milliseconds, and a
-                        // smoke run's second could otherwise end before any completes.
-                        let passwordLoad = LoadGenerator(
-                            server: server,
-                            warmup: options.warmup,
-                            duration: max(options.duration, .seconds(3)),
-                            progress: progress
-                        )
-                        password = try await passwordLoad.closedLoop(
-                            connections: options.passwordConnections,
-                            label: "[\(name)] password sign-in",
-                            passwordSignIn(enrolled.accounts)
-                        )
+                        password = try await passwordLoad(server, name: name, accounts: enrolled.accounts)
                     }
                     let peak = server.peakResidentBytes
                     await server.stop()
@@ -154,6 +132,23 @@ package struct BenchRunner: Sendable {
     }
 
     // MARK: Parts
+
+    /// The biometric sweep: a closed loop at each of the options' connection counts.
+    private func biometricSweep(_ load: LoadGenerator, name: String, _ signIn: @escaping LoadGenerator.Operation) async throws -> [LoadResult] {
+        var results: [LoadResult] = []
+        for connections in options.concurrency {
+            let label = "[\(name)] biometric sign-in, \(connections) connections"
+            results.append(try await load.closedLoop(connections: connections, label: label, signIn))
+        }
+        return results
+    }
+
+    /// Password sign-ins in a closed loop, for at least 3 s: a bcrypt verification takes tens of
+    /// milliseconds, and a smoke run's second could otherwise end before any completes.
+    private func passwordLoad(_ server: ServerProcess, name: String, accounts: [PasswordSignInRequest]) async throws -> LoadResult {
+        let load = LoadGenerator(server: server, warmup: options.warmup, duration: max(options.duration, .seconds(3)), progress: progress)
+        return try await load.closedLoop(connections: options.passwordConnections, label: "[\(name)] password sign-in", passwordSignIn(accounts))
+    }
 
     /// The floor: a sign-in's statements with no server code, from a minimal program over
     /// SQLite's C API (one writer, so one client) or from pgbench at each of the sweep's

@@ -35,20 +35,7 @@ struct LoadGenerator: Sendable {
         progress.begin(label, until: end) { tickets.finished.load(ordering: .relaxed) }
         defer { progress.end() }
 
-        async let usage: (server: Double, client: Double, written: Int, times: ServerTimes?) = {
-            try? await Task.sleep(until: measureFrom, clock: clock)
-            let server0 = server.cpuSeconds
-            let client0 = ProcessStats.cpuSeconds(pid: getpid())
-            let written0 = server.writtenBytes
-            let scrape0 = try? await server.scrapeMetrics()
-            try? await Task.sleep(until: end, clock: clock)
-            let seconds = duration.timeInterval
-            let cores = ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds)
-            let written = server.writtenBytes - written0
-            var times: ServerTimes?
-            if let scrape0, let scrape1 = try? await server.scrapeMetrics() { times = ServerTimes(from: scrape0, to: scrape1) }
-            return (cores.0, cores.1, written, times)
-        }()
+        async let usage = resourcesSpent(from: measureFrom, to: end, clock: clock)
 
         let outcomes = try await withThrowingTaskGroup(of: WorkerOutcome.self) { group in
             for connection in 0..<connections {
@@ -113,6 +100,27 @@ struct LoadGenerator: Sendable {
             firstError: outcomes.firstError,
             serverTimes: serverTimes
         )
+    }
+
+    /// What the server and this process spent between `from` and `to`: cores of CPU each, bytes
+    /// the server wrote, and the server's own timings (from its metrics, if it answers them).
+    private func resourcesSpent(
+        from: ContinuousClock.Instant,
+        to end: ContinuousClock.Instant,
+        clock: ContinuousClock
+    ) async -> (server: Double, client: Double, written: Int, times: ServerTimes?) {
+        try? await Task.sleep(until: from, clock: clock)
+        let server0 = server.cpuSeconds
+        let client0 = ProcessStats.cpuSeconds(pid: getpid())
+        let written0 = server.writtenBytes
+        let scrape0 = try? await server.scrapeMetrics()
+        try? await Task.sleep(until: end, clock: clock)
+        let seconds = duration.timeInterval
+        let cores = ((server.cpuSeconds - server0) / seconds, (ProcessStats.cpuSeconds(pid: getpid()) - client0) / seconds)
+        let written = server.writtenBytes - written0
+        var times: ServerTimes?
+        if let scrape0, let scrape1 = try? await server.scrapeMetrics() { times = ServerTimes(from: scrape0, to: scrape1) }
+        return (cores.0, cores.1, written, times)
     }
 }
 

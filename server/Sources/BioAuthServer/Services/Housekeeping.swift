@@ -104,3 +104,19 @@ struct Housekeeping: Sendable {
         }
     }
 }
+
+extension Housekeeping {
+    /// The purge over `database` with `configuration`'s retentions and the challenge lifetime.
+    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, clock: DatabaseClock, logger: Logger) {
+        self.init(
+            database: database,
+            time: time,
+            clock: clock,
+            challengeTTL: configuration.challengeTTL,
+            retention: configuration.expiredSessionRetention,
+            auditRetention: configuration.auditRetention,
+            lockoutIdle: configuration.longestLockout,
+            logger: logger
+        )
+    }
+}

@@ -217,3 +217,19 @@ struct RegistrationService: Sendable {
         Rejection(.duplicateRegistration, "This public key is already registered; create a new key for each registration.")
     }
 }
+
+extension RegistrationService {
+    /// Device-key registrations over `database` with `configuration`'s relying party, challenge
+    /// lifetime and per-user limits.
+    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, stepUp: StepUp) {
+        self.init(
+            database: database,
+            time: time,
+            stepUp: stepUp,
+            relyingPartyID: configuration.relyingPartyID,
+            challengeTTL: configuration.challengeTTL,
+            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
+            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser
+        )
+    }
+}

@@ -69,15 +69,7 @@ struct ServerServices: Sendable {
         )
         let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
         let ttl = configuration.challengeTTL
-        let registrations = RegistrationService(
-            database: database,
-            time: time,
-            stepUp: stepUp,
-            relyingPartyID: configuration.relyingPartyID,
-            challengeTTL: ttl,
-            maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
-            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser
-        )
+        let registrations = RegistrationService(configuration: configuration, database: database, time: time, stepUp: stepUp)
         let passkeySignIn = PasskeySignInService(
             database: database,
             relyingParty: relyingParty,
@@ -121,16 +113,7 @@ struct ServerServices: Sendable {
             assertions: assertions
         )
         self.audit = AuditLog(database: database)
-        self.housekeeping = Housekeeping(
-            database: database,
-            time: time,
-            clock: clock,
-            challengeTTL: ttl,
-            retention: configuration.expiredSessionRetention,
-            auditRetention: configuration.auditRetention,
-            lockoutIdle: configuration.longestLockout,
-            logger: logger
-        )
+        self.housekeeping = Housekeeping(configuration: configuration, database: database, time: time, clock: clock, logger: logger)
         self.administration = AccountAdministration(configuration: configuration, database: database, time: time)
     }
 }
