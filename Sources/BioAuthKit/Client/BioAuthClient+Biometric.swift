@@ -20,12 +20,13 @@ extension BioAuthClient {
         prompt: String,
         reauthentication: Reauthentication? = nil
     ) async throws(BioAuthError) -> Registration {
+        let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = enrollment
         let stepUp = reauthentication ?? previous.flatMap { $0.lost == nil && $0.userID == user.id ? .biometrics(prompt: prompt) : nil }
         let keyName = Self.newKeyName("device-key")
         let key = try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
-        let registration = try await registerKey(named: keyName, prompt: prompt, stepUp: stepUp) { () throws(BioAuthError) in
+        let registration = try await registerKey(named: keyName, token: token, prompt: prompt, stepUp: stepUp) { () throws(BioAuthError) in
             try await api.call(
                 .startRegistration,
                 body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),

@@ -5,15 +5,16 @@ extension BioAuthClient {
     /// as `stepUp` says when the server asks), the key signs its challenge (showing `prompt` if it
     /// is behind biometrics), the server verifies the signature, and `keep` records the
     /// registration on this device. A failure at any step leaves no orphan: the key is deleted here
-    /// and the pending registration on the server; an earlier registration is untouched.
+    /// and the pending registration on the server (with `token`, the session the caller began
+    /// with); an earlier registration is untouched.
     func registerKey(
         named keyName: String,
+        token: String,
         prompt: String,
         stepUp: Reauthentication?,
         start: () async throws(BioAuthError) -> RegistrationStartResponse,
         keep: (_ registrationID: String) throws(BioAuthError) -> Void
     ) async throws(BioAuthError) -> Registration {
-        let token = try requireToken()
         var registrationID: String?
         do {
             let started = try await withStepUp(stepUp, start)

@@ -13,11 +13,12 @@ extension BioAuthClient {
     /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with `invalid_pin`,
     ///   `pin_too_common`, `reauthentication_required`; the device's errors.
     public func setPIN(_ pin: String, keepBehindBiometrics: Bool = true, reauthentication: Reauthentication? = nil) async throws(BioAuthError) {
+        let token = try requireToken()
         guard let user = current?.user else { throw .notSignedIn }
         let previous = pinRegistration
         let keyName = Self.newKeyName("pin-key")
         let key = try await keys.createPossessionKey(named: keyName)
-        _ = try await registerKey(named: keyName, prompt: "", stepUp: reauthentication) { () throws(BioAuthError) in
+        _ = try await registerKey(named: keyName, token: token, prompt: "", stepUp: reauthentication) { () throws(BioAuthError) in
             try await api.call(
                 .setPin,
                 body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
