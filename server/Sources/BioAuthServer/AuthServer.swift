@@ -282,7 +282,6 @@ package struct AuthServer: Sendable {
         onMetricsRunning: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) async throws {
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.eventLoopCount)
-        defer { eventLoops.shutdownGracefully { _ in } }
         // Either listener ending (a port in use) shuts the other down gracefully, not by cancelling it.
         let announcement = ListenerAnnouncement(api: onServerRunning, metrics: onMetricsRunning)
         let services: [any Service] = [
@@ -323,9 +322,11 @@ package struct AuthServer: Sendable {
                 group.cancelAll()
             }
         } catch {
+            try? await eventLoops.shutdownGracefully()
             try? await close()
             throw error
         }
+        try? await eventLoops.shutdownGracefully()
         try await close()
     }
 

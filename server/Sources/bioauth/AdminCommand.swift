@@ -54,7 +54,7 @@ struct AdminCommand: AsyncParsableCommand {
             do {
                 administration = try await AuthServer.administration(configuration: configuration, logger: logger)
             } catch {
-                throw ValidationFailure("cannot open \(configuration.databaseDescription): \(error)")
+                throw OperatorFailure.exit("cannot open \(configuration.databaseDescription): \(error)")
             }
             do {
                 let account = try await administration.account(user)
@@ -64,7 +64,7 @@ struct AdminCommand: AsyncParsableCommand {
                 return result
             } catch {
                 try? await administration.close()
-                throw ValidationFailure("\(error)")
+                throw OperatorFailure.exit("\(error)")
             }
         }
     }

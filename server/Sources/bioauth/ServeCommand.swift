@@ -47,13 +47,18 @@ struct ServeCommand: AsyncParsableCommand {
             )
         } catch {
             // Every failure an operator can fix (a port in use, a database, a key file) describes itself in one line.
-            throw ValidationFailure(String(describing: error))
+            throw OperatorFailure.exit(String(describing: error))
         }
     }
 }
 
-/// A failure printed as `Error: <message>` with exit status 1, without usage text or a trace.
-struct ValidationFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// A failure an operator can fix, printed as one `Error: <message>` line, without usage text or
+/// a trace, and exit status 1.
+enum OperatorFailure {
+    /// Writes the line with one write, so no other thread's output can land inside it, and
+    /// returns the exit status to throw.
+    static func exit(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        return .failure
+    }
 }

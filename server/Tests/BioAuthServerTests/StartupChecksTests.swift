@@ -60,7 +60,7 @@ struct StartupChecksTests {
             ])
             #expect(try await second.waitForExit(timeout: .seconds(60)) == 1)
             let lines = second.stderr.split(separator: "\n")
-            #expect(lines.last == "Error: metrics port \(metrics) (--metrics-port) on 127.0.0.1 is already in use", "stderr: \(second.stderr)")
+            #expect(lines.contains("Error: metrics port \(metrics) (--metrics-port) on 127.0.0.1 is already in use"), "stderr: \(second.stderr)")
             #expect(!second.stdout.contains("listening"), "stdout: \(second.stdout)")
         }
     }
