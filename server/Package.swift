@@ -48,6 +48,20 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // Hardware evidence for device keys (as BioAuthWebAuthn is for passkeys): Android Key
+        // Attestation and Apple App Attest, the roots they anchor on, the operator's policy; no
+        // storage, no networking.
+        .target(
+            name: "BioAuthAttestation",
+            dependencies: [
+                .product(name: "BioAuthProtocol", package: "BioAuth"),
+                "BioAuthWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.embedInCode("Resources/google-attestation-roots.pem")]
+        ),
         .target(
             name: "BioAuthServer",
             dependencies: [
@@ -126,6 +140,7 @@ let package = Package(
                 .product(name: "BioAuthKit", package: "BioAuth"),
                 "BioAuthServer",
                 "BioAuthWebAuthn",
+                "BioAuthAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -228,6 +243,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "BioAuthAttestationTests",
+            dependencies: [
+                "BioAuthAttestation",
+                "BioAuthWebAuthn",
+                .product(name: "BioAuthProtocol", package: "BioAuth"),
+                "BioAuthTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             exclude: ["Fixtures"]
         ),
