@@ -60,7 +60,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            resources: [.embedInCode("Resources/google-attestation-roots.pem")]
+            resources: [.embedInCode("Resources/google-attestation-roots.pem"), .embedInCode("Resources/apple-app-attestation-root.pem")]
         ),
         .target(
             name: "BioAuthServer",

@@ -5,6 +5,8 @@ import X509
 package enum AttestationRoots {
     /// Google's hardware attestation roots, the anchors of every genuine Android key attestation.
     package static let googleHardware: [Certificate] = load(PackageResources.google_attestation_roots_pem)
+    /// Apple's App Attestation Root CA, the anchor of every App Attest attestation.
+    package static let appleAppAttest: [Certificate] = load(PackageResources.apple_app_attestation_root_pem)
 
     private static func load(_ bytes: [UInt8]) -> [Certificate] {
         do {
