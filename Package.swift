@@ -39,7 +39,7 @@ let package = Package(
         // A software model of the phone's secure hardware, sensor, user and attacker.
         .target(name: "BioAuthSimulator", dependencies: ["BioAuthKit", cryptoWhereCryptoKitIsMissing]),
         .testTarget(name: "BioAuthProtocolTests", dependencies: ["BioAuthProtocol", cryptoWhereCryptoKitIsMissing]),
-        .testTarget(name: "BioAuthKitTests", dependencies: ["BioAuthKit", "BioAuthSimulator"]),
+        .testTarget(name: "BioAuthKitTests", dependencies: ["BioAuthKit", "BioAuthSimulator", cryptoWhereCryptoKitIsMissing]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -67,6 +67,7 @@ let package = Package(
             dependencies: [
                 .product(name: "BioAuthProtocol", package: "BioAuth"),
                 "BioAuthWebAuthn",
+                "BioAuthAttestation",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -157,6 +158,8 @@ let package = Package(
                 .product(name: "BioAuthKit", package: "BioAuth"),
                 .product(name: "BioAuthSimulator", package: "BioAuth"),
                 "BioAuthWebAuthn",
+                "BioAuthAttestation",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "BioAuthTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),

@@ -17,16 +17,30 @@ import Foundation
 /// Pass ``backends`` to BioAuthKit.
 public final class SimulatedDevice: @unchecked Sendable {
     let state: Locked<DeviceState>
+    /// The device's App Attest service, when it was given one.
+    public let appAttest: SimulatedAppAttest?
 
-    /// A device with a passcode and one enrolled identity by default.
-    public init(biometry: BiometryKind = .faceID, passcode: String? = "123456", enrolled: Set<String> = ["owner"]) {
+    /// A device with a passcode and one enrolled identity by default; with App Attest when
+    /// `appAttest` (what makes Apple's objects) is given, else like a platform without it.
+    public init(
+        biometry: BiometryKind = .faceID,
+        passcode: String? = "123456",
+        enrolled: Set<String> = ["owner"],
+        appAttest: (any AppAttestObjectMaker)? = nil
+    ) {
         state = Locked(DeviceState(passcode: passcode, biometryKind: biometry, enrolled: enrolled))
+        self.appAttest = appAttest.map(SimulatedAppAttest.init(maker:))
     }
 
-    /// The keychain, Secure Enclave and LocalAuthentication of this device, for BioAuthKit.
+    /// The keychain, Secure Enclave, LocalAuthentication and App Attest of this device, for BioAuthKit.
     public var backends: DeviceBackends {
         let backend = SimulatedBackend(device: self)
-        return DeviceBackends(keychain: backend, secureKeys: backend, localAuthentication: backend)
+        return DeviceBackends(
+            keychain: backend,
+            secureKeys: backend,
+            localAuthentication: backend,
+            appAttest: appAttest.map(SimulatedAppAttestBackend.init(service:))
+        )
     }
 
     /// The attacker who controls the app process on this device.

@@ -25,15 +25,21 @@ extension BioAuthClient {
         let previous = enrollment
         let stepUp = reauthentication ?? previous.flatMap { $0.lost == nil && $0.userID == user.id ? .biometrics(prompt: prompt) : nil }
         let keyName = Self.newKeyName("device-key")
-        let key = try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
         let registration = try await registerKey(named: keyName, token: token, prompt: prompt, stepUp: stepUp) { () throws(BioAuthError) in
+            try await keys.createKey(named: keyName, algorithm: configuration.algorithm, policy: configuration.policy)
+        } start: { key, evidence throws(BioAuthError) in
             try await api.call(
                 .startRegistration,
-                body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, label: label),
+                body: StartRegistrationRequest(
+                    algorithm: key.algorithm,
+                    publicKey: key.publicKey.canonicalBytes,
+                    label: label,
+                    keyAttestation: evidence
+                ),
                 token: try requireToken(),
                 as: RegistrationStartResponse.self
             )
-        } keep: { registrationID throws(BioAuthError) in
+        } keep: { registrationID, key throws(BioAuthError) in
             try records.save(
                 EnrollmentRecord(
                     userID: user.id,

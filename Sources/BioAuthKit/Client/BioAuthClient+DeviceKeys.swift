@@ -1,23 +1,60 @@
 import Foundation
 
 extension BioAuthClient {
-    /// Registers the new device key `keyName`: `start` opens the registration (re-authenticating
-    /// as `stepUp` says when the server asks), the key signs its challenge (showing `prompt` if it
-    /// is behind biometrics), the server verifies the signature, and `keep` records the
-    /// registration on this device. A failure at any step leaves no orphan: the key is deleted here
-    /// and the pending registration on the server (with `token`, the session the caller began
-    /// with); an earlier registration is untouched.
+    /// Registers a new device key `keyName`: the attestation challenge first, where App Attest
+    /// evidence can be made (``AppAttestation``); `create` makes the key; `start` opens the
+    /// registration with the key and its evidence, if any (re-authenticating as `stepUp` says when
+    /// the server asks); the key signs its challenge (showing `prompt` if it is behind
+    /// biometrics), the server verifies the signature, and `keep` records the registration on this
+    /// device. A failure after the key is made leaves no orphan: the key is deleted here and the
+    /// pending registration on the server (with `token`, the session the caller began with); an
+    /// earlier registration is untouched.
     func registerKey(
         named keyName: String,
         token: String,
         prompt: String,
         stepUp: Reauthentication?,
-        start: () async throws(BioAuthError) -> RegistrationStartResponse,
-        keep: (_ registrationID: String) throws(BioAuthError) -> Void
+        create: () async throws(BioAuthError) -> DeviceKey,
+        start: (_ key: DeviceKey, _ evidence: KeyAttestationEvidence?) async throws(BioAuthError) -> RegistrationStartResponse,
+        keep: (_ registrationID: String, _ key: DeviceKey) throws(BioAuthError) -> Void
     ) async throws(BioAuthError) -> Registration {
+        // The evidence binds the key to a challenge, so the challenge comes before the key.
+        let challenge = try await attestationChallenge()
+        let key = try await create()
+        let userID = current?.user.id ?? ""
         var registrationID: String?
         do {
-            let started = try await withStepUp(stepUp, start)
+            var prepared: AppAttestation.Prepared?
+            if let challenge {
+                prepared = await appAttestation.evidence(
+                    publicKey: key.publicKey.canonicalBytes,
+                    challenge: challenge,
+                    relyingPartyID: configuration.relyingPartyID,
+                    userID: userID
+                )
+            }
+            var started: RegistrationStartResponse
+            do {
+                let evidence = prepared?.evidence
+                started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
+            } catch
+                where prepared?.isAssertion == true && error.serverCode == .attestationRefused
+                && AppAttestation.keyRefusals.contains(error.rejection?.reason ?? "")
+            {
+                // The server refused the App Attest key itself (it never verified it, or its
+                // assertion failed): a new key attests, once, against the same unspent challenge.
+                appAttestation.forget(userID)
+                if let challenge {
+                    prepared = await appAttestation.evidence(
+                        publicKey: key.publicKey.canonicalBytes,
+                        challenge: challenge,
+                        relyingPartyID: configuration.relyingPartyID,
+                        userID: userID
+                    )
+                }
+                let evidence = prepared?.evidence
+                started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
+            }
             registrationID = started.registrationID
             let message = SignedMessage(
                 ceremony: .registration,
@@ -33,13 +70,25 @@ extension BioAuthClient {
                 token: try requireToken(),
                 as: RegistrationResponse.self
             ).registration
-            try keep(started.registrationID)
+            if let prepared { appAttestation.settle(prepared, result: registration.attestation, userID: userID) }
+            try keep(started.registrationID, key)
             return registration
         } catch {
             await keys.deleteKey(named: keyName)
             if let registrationID { try? await api.call(.deleteRegistration, id: registrationID, token: token) }
             throw error
         }
+    }
+
+    /// The challenge a new key's App Attest evidence is made against
+    /// (`POST /v1/biometric/attestation-challenges`), or `nil` when there will be no evidence:
+    /// switched off, App Attest not offered here, a server older than the endpoint (`404`), or
+    /// one that does not look at evidence (`mode` `none`: App Attest is spared).
+    func attestationChallenge() async throws(BioAuthError) -> Data? {
+        guard appAttestation.isAvailable else { return nil }
+        let answer = try await api.callIfOffered(.createAttestationChallenge, token: try requireToken(), as: AttestationChallengeResponse.self)
+        guard let answer, answer.mode != .none else { return nil }
+        return answer.challenge.data
     }
 
     /// A fresh authentication challenge for registration `registrationID`

@@ -17,15 +17,16 @@ extension BioAuthClient {
         guard let user = current?.user else { throw .notSignedIn }
         let previous = pinRegistration
         let keyName = Self.newKeyName("pin-key")
-        let key = try await keys.createPossessionKey(named: keyName)
         _ = try await registerKey(named: keyName, token: token, prompt: "", stepUp: reauthentication) { () throws(BioAuthError) in
+            try await keys.createPossessionKey(named: keyName)
+        } start: { key, evidence throws(BioAuthError) in
             try await api.call(
                 .setPin,
-                body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes),
+                body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey.canonicalBytes, keyAttestation: evidence),
                 token: try requireToken(),
                 as: RegistrationStartResponse.self
             )
-        } keep: { registrationID throws(BioAuthError) in
+        } keep: { registrationID, _ throws(BioAuthError) in
             try records.save(
                 PINRecord(userID: user.id, username: user.username, registrationID: registrationID, keyName: keyName),
                 Self.pinRecord

@@ -24,6 +24,7 @@ public actor BioAuthClient {
     let vault: BiometricVault
     let keys: DeviceKeyStore
     let records: PlainRecords
+    let appAttestation: AppAttestation
 
     struct Current {
         var token: String
@@ -58,6 +59,7 @@ public actor BioAuthClient {
         vault = BiometricVault(service: configuration.keychainService, backends: device)
         keys = DeviceKeyStore(service: configuration.keychainService, backends: device)
         records = PlainRecords(keychain: device.keychain, service: configuration.keychainService + ".client")
+        appAttestation = AppAttestation(backend: device.appAttest, records: records, enabled: configuration.appAttest)
     }
 
     /// The signed-in user, if any.

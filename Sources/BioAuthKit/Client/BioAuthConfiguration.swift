@@ -15,6 +15,11 @@ public struct BioAuthConfiguration: Sendable {
     public var policy: BiometricPolicy
     /// Requested session lifetime in minutes (5…43200); the server's default when `nil`.
     public var sessionDurationMinutes: Int?
+    /// Whether a new device key carries App Attest evidence (`DCAppAttestService`) where the
+    /// device offers it: on by default. The server's `--key-attestation` policy decides what the
+    /// evidence is worth; it is never required on the client's side (docs/BIOAUTHKIT.md,
+    /// "Hardware evidence").
+    public var appAttest: Bool
 
     /// Describes a client.
     public init(
@@ -23,7 +28,8 @@ public struct BioAuthConfiguration: Sendable {
         keychainService: String = "bioauth",
         algorithm: SignatureAlgorithm = .es256,
         policy: BiometricPolicy = .currentBiometrics,
-        sessionDurationMinutes: Int? = nil
+        sessionDurationMinutes: Int? = nil,
+        appAttest: Bool = true
     ) {
         self.serverURL = serverURL
         self.relyingPartyID = relyingPartyID
@@ -31,5 +37,6 @@ public struct BioAuthConfiguration: Sendable {
         self.algorithm = algorithm
         self.policy = policy
         self.sessionDurationMinutes = sessionDurationMinutes
+        self.appAttest = appAttest
     }
 }

@@ -8,15 +8,19 @@ public struct DeviceBackends: Sendable {
     @_spi(DeviceSeam) public var secureKeys: any SecureKeyBackend
     /// LocalAuthentication contexts.
     @_spi(DeviceSeam) public var localAuthentication: any LocalAuthenticationBackend
+    /// App Attest (DeviceCheck), where the platform has it; `nil` where it does not.
+    @_spi(DeviceSeam) public var appAttest: (any AppAttestBackend)?
 
-    /// Bundles three backends.
+    /// Bundles the backends.
     @_spi(DeviceSeam) public init(
         keychain: any KeychainBackend,
         secureKeys: any SecureKeyBackend,
-        localAuthentication: any LocalAuthenticationBackend
+        localAuthentication: any LocalAuthenticationBackend,
+        appAttest: (any AppAttestBackend)? = nil
     ) {
         self.keychain = keychain
         self.secureKeys = secureKeys
         self.localAuthentication = localAuthentication
+        self.appAttest = appAttest
     }
 }

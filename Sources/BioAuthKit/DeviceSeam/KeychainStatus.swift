@@ -4,8 +4,9 @@
 /// returns a `CFError` whose domain may also be LocalAuthentication's (`com.apple.LocalAuthentication`,
 /// `LAError` codes) or CryptoTokenKit's (`CryptoTokenKit`, `TKError` codes), since the Secure
 /// Enclave answers through them. Backends hand both back untouched; BioAuthKit turns them into
-/// ``BioAuthError`` in one place, by domain and code, so an app never compares numbers.
-@_spi(DeviceSeam) public struct KeychainStatus: Hashable, Sendable, CustomStringConvertible {
+/// ``BioAuthError`` in one place, by domain and code, so an app never compares numbers. App Attest
+/// (``AppAttestBackend``) throws its `DCError` the same way, in the ``Domain/deviceCheck`` domain.
+@_spi(DeviceSeam) public struct KeychainStatus: Error, Hashable, Sendable, CustomStringConvertible {
     /// An error domain.
     public struct Domain: RawRepresentable, Hashable, Sendable {
         /// The domain's name, as `CFErrorGetDomain` gives it.
@@ -22,6 +23,8 @@
         public static let localAuthentication = Domain(rawValue: "com.apple.LocalAuthentication")
         /// `TKErrorDomain` (`CryptoTokenKit`): `TKError.Code` values (TKError.h).
         public static let cryptoTokenKit = Domain(rawValue: "CryptoTokenKit")
+        /// `DCErrorDomain` (`com.apple.devicecheck.error`): `DCError.Code` values (DCError.h).
+        public static let deviceCheck = Domain(rawValue: "com.apple.devicecheck.error")
     }
 
     /// Where the code comes from.
@@ -68,6 +71,11 @@
     /// A `TKError.Code` reported by the Secure Enclave (a CryptoTokenKit token).
     public static func cryptoTokenKit(_ code: Int) -> KeychainStatus {
         KeychainStatus(domain: .cryptoTokenKit, code: code)
+    }
+
+    /// A `DCError.Code` reported by App Attest.
+    public static func deviceCheck(_ code: DCErrorCode) -> KeychainStatus {
+        KeychainStatus(domain: .deviceCheck, code: code.rawValue)
     }
 
     /// Domain and code, for logs.

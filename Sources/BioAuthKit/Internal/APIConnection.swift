@@ -11,6 +11,9 @@ struct APIConnection: Sendable {
 
     struct Empty: Codable, Sendable {}
 
+    /// The detail of a `404` without a contract error.
+    static let notFoundDetail = "HTTP 404 without a contract error"
+
     /// Calls `endpoint` (with `id` where its path has one) and decodes the answer.
     func call<Response: Decodable>(
         _ endpoint: Endpoint,
@@ -20,6 +23,27 @@ struct APIConnection: Sendable {
         as type: Response.Type
     ) async throws(BioAuthError) -> Response {
         let data = try await send(endpoint, id: id, body: body, token: token)
+        do {
+            return try WireJSON.makeDecoder().decode(Response.self, from: data)
+        } catch {
+            throw .transport("undecodable answer to \(endpoint)")
+        }
+    }
+
+    /// Calls `endpoint` and decodes the answer, or `nil` when the server answers `404` (with or
+    /// without a contract error): a server older than the endpoint.
+    func callIfOffered<Response: Decodable>(
+        _ endpoint: Endpoint,
+        body: (any Encodable & Sendable)? = nil,
+        token: String? = nil,
+        as type: Response.Type
+    ) async throws(BioAuthError) -> Response? {
+        let data: Data
+        do {
+            data = try await send(endpoint, id: nil, body: body, token: token)
+        } catch  where error.rejection?.status == 404 || error.detail == Self.notFoundDetail {
+            return nil
+        }
         do {
             return try WireJSON.makeDecoder().decode(Response.self, from: data)
         } catch {
@@ -55,11 +79,17 @@ struct APIConnection: Sendable {
         }
         guard (200..<300).contains(response.statusCode) else {
             guard let answer = try? WireJSON.makeDecoder().decode(ErrorResponse.self, from: data) else {
-                throw .transport("HTTP \(response.statusCode) without a contract error")
+                throw .transport(response.statusCode == 404 ? Self.notFoundDetail : "HTTP \(response.statusCode) without a contract error")
             }
             let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) }
             throw .server(
-                ServerRejection(code: answer.error.code, status: response.statusCode, message: answer.error.message, retryAfterSeconds: retryAfter)
+                ServerRejection(
+                    code: answer.error.code,
+                    status: response.statusCode,
+                    message: answer.error.message,
+                    retryAfterSeconds: retryAfter,
+                    reason: answer.error.reason
+                )
             )
         }
         return data

@@ -51,3 +51,34 @@ enum StatusMapping {
         }
     }
 }
+
+/// What an App Attest failure means for a registration: App Attest's evidence is only ever added,
+/// and the server's policy (`--key-attestation`) alone decides whether a key registers without it,
+/// so no failure here stops a registration by itself.
+enum AppAttestFailure: Equatable, Sendable {
+    /// App Attest is not offered here: register without evidence.
+    case unsupported
+    /// The key cannot be used (`attestKey` on a key already attested, `generateAssertion` on one
+    /// never attested, or the service rejects it): forget it and start over with a new key, once.
+    case invalidKey
+    /// Apple's App Attest server is unreachable: register without evidence now, and keep an
+    /// unattested key for the next time (Apple: try again later with the same key).
+    case unavailable
+    /// Anything else (`unknownSystemFailure`, `invalidInput`, another domain): register without
+    /// evidence; `detail` is for logs.
+    case failed(String)
+}
+
+extension StatusMapping {
+    /// An App Attest failure, by `DCError` code (DCError.h, iOS 16.5 SDK;
+    /// https://developer.apple.com/documentation/devicecheck/dcerror-swift.struct).
+    static func appAttestFailure(for status: KeychainStatus) -> AppAttestFailure {
+        guard status.domain == .deviceCheck else { return .failed(status.description) }
+        switch DCErrorCode(rawValue: status.code) {
+        case .featureUnsupported: return .unsupported
+        case .invalidKey: return .invalidKey
+        case .serverUnavailable: return .unavailable
+        default: return .failed(DCErrorCode(rawValue: status.code).description)  // unknownSystemFailure, invalidInput
+        }
+    }
+}

@@ -46,7 +46,7 @@ public struct SignedMessage: Hashable, Sendable {
         return bytes
     }
 
-    private static func appendField(_ field: Data, named name: String, to bytes: inout Data) throws(FieldTooLong) {
+    static func appendField(_ field: Data, named name: String, to bytes: inout Data) throws(FieldTooLong) {
         guard field.count <= Int(UInt16.max) else { throw FieldTooLong(field: name) }
         bytes.append(UInt8(field.count >> 8))
         bytes.append(UInt8(field.count & 0xFF))

@@ -12,6 +12,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case registrationVerified = "biometric.registration_verified"
         case registrationDeleted = "biometric.registration_deleted"
         case registrationRenamed = "biometric.registration_renamed"
+        /// A device key's hardware evidence was refused (under `prefer` the key registered anyway).
+        case keyAttestationRefused = "biometric.key_attestation_refused"
         case passkeyRegistered = "passkey.registered"
         case passkeyRenamed = "passkey.renamed"
         case passkeyDeleted = "passkey.deleted"

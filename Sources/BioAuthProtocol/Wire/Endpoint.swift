@@ -66,6 +66,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let revokeSession = Endpoint(.delete, "/v1/sessions/{id}")
     /// `POST /v1/biometric/registrations`.
     public static let startRegistration = Endpoint(.post, "/v1/biometric/registrations")
+    /// `POST /v1/biometric/attestation-challenges`: a challenge to make a device key with, for its hardware evidence.
+    public static let createAttestationChallenge = Endpoint(.post, "/v1/biometric/attestation-challenges")
     /// `GET /v1/biometric/registrations`.
     public static let listRegistrations = Endpoint(.get, "/v1/biometric/registrations")
     /// `POST /v1/biometric/registrations/{id}/verify`.

@@ -41,6 +41,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case passkeyInvalid = "passkey_invalid"
     /// The authenticator did not verify the user (UV clear) where verification is required.
     case userVerificationRequired = "user_verification_required"
+    /// The server requires hardware evidence for device keys (`key_attestation`) and none came.
+    case attestationRequired = "attestation_required"
+    /// The device key's hardware evidence was refused; `reason` says which rule it broke.
+    case attestationRefused = "attestation_refused"
     /// A browser session's state change without the page's CSRF token, or from another origin.
     case csrfFailed = "csrf_failed"
     /// The server cannot take the request now (every password and PIN check slot is taken, or its
@@ -58,11 +62,14 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         public var code: ErrorCode
         /// Human-readable text; may change between versions.
         public var message: String
+        /// For `attestation_refused`: the stable code of the rule the evidence broke.
+        public var reason: String?
 
         /// Creates an error detail.
-        public init(code: ErrorCode, message: String) {
+        public init(code: ErrorCode, message: String, reason: String? = nil) {
             self.code = code
             self.message = message
+            self.reason = reason
         }
     }
 
@@ -70,7 +77,7 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
     public var error: Detail
 
     /// Creates an error body.
-    public init(code: ErrorCode, message: String) {
-        self.error = Detail(code: code, message: message)
+    public init(code: ErrorCode, message: String, reason: String? = nil) {
+        self.error = Detail(code: code, message: message, reason: reason)
     }
 }

@@ -32,6 +32,8 @@ public struct Registration: Codable, Sendable, Equatable {
     public var createdAt: Date
     /// The last sign-in with this key, if any.
     public var lastUsedAt: Date?
+    /// What the server found of the key's hardware evidence; nil when it does not look for any.
+    public var attestation: KeyAttestationResult?
 
     /// Creates a registration value.
     public init(
@@ -41,7 +43,8 @@ public struct Registration: Codable, Sendable, Equatable {
         label: String,
         status: Status,
         createdAt: Date,
-        lastUsedAt: Date?
+        lastUsedAt: Date?,
+        attestation: KeyAttestationResult? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -50,10 +53,11 @@ public struct Registration: Codable, Sendable, Equatable {
         self.status = status
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.attestation = attestation
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, algorithm, label, status
+        case id, kind, algorithm, label, status, attestation
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
     }

@@ -52,18 +52,22 @@ public struct SetPINRequest: Codable, Sendable, Equatable {
     public var publicKey: Base64URLBytes
     /// An optional label shown in registration lists.
     public var label: String?
+    /// The key's hardware evidence, when the app has it.
+    public var keyAttestation: KeyAttestationEvidence?
 
     /// Creates the body.
-    public init(pin: String, algorithm: SignatureAlgorithm, publicKey: Data, label: String? = nil) {
+    public init(pin: String, algorithm: SignatureAlgorithm, publicKey: Data, label: String? = nil, keyAttestation: KeyAttestationEvidence? = nil) {
         self.pin = pin
         self.algorithm = algorithm.rawValue
         self.publicKey = Base64URLBytes(publicKey)
         self.label = label
+        self.keyAttestation = keyAttestation
     }
 
     enum CodingKeys: String, CodingKey {
         case pin, algorithm, label
         case publicKey = "public_key"
+        case keyAttestation = "key_attestation"
     }
 }
 
@@ -150,17 +154,21 @@ public struct StartRegistrationRequest: Codable, Sendable, Equatable {
     public var publicKey: Base64URLBytes
     /// An optional label shown in registration lists.
     public var label: String?
+    /// The key's hardware evidence, when the app has it.
+    public var keyAttestation: KeyAttestationEvidence?
 
     /// Creates the body.
-    public init(algorithm: SignatureAlgorithm, publicKey: Data, label: String? = nil) {
+    public init(algorithm: SignatureAlgorithm, publicKey: Data, label: String? = nil, keyAttestation: KeyAttestationEvidence? = nil) {
         self.algorithm = algorithm.rawValue
         self.publicKey = Base64URLBytes(publicKey)
         self.label = label
+        self.keyAttestation = keyAttestation
     }
 
     enum CodingKeys: String, CodingKey {
         case algorithm, label
         case publicKey = "public_key"
+        case keyAttestation = "key_attestation"
     }
 }
 

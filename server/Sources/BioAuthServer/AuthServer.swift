@@ -1,3 +1,4 @@
+import BioAuthAttestation
 import BioAuthProtocol
 import BioAuthWebAuthn
 import Foundation
@@ -41,10 +42,13 @@ package struct AuthServer: Sendable {
     /// - Parameters:
     ///   - time: The clock; tests give one they move.
     ///   - pinKeys: PIN keys given directly instead of the configured key file; tests give throwaway ones.
+    ///   - keyAttestation: The evidence policy instead of the configured one; tests give one over
+    ///     their own App Attest root.
     package static func open(
         configuration: ServerConfiguration,
         time: TimeSource = .system,
         pinKeys given: PINKeyRing? = nil,
+        keyAttestation givenPolicy: KeyAttestationPolicy? = nil,
         logger: Logger = Logger(label: "bioauth")
     ) async throws -> AuthServer {
         let postgres = DatabaseLocation.isPostgres(configuration.databasePath)
@@ -55,6 +59,7 @@ package struct AuthServer: Sendable {
         )
         let connectionCap = try descriptors.connectionCap(configured: configuration.maxConnections)
         let relyingParty = try relyingParty(configuration)
+        let keyAttestation = try givenPolicy ?? keyAttestationPolicy(configuration)
         let pinKeys = try given ?? pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
         let metrics = ServerMetrics()
         let database = try await openDatabase(configuration, now: time.now(), metrics: metrics.database, logger: logger)
@@ -64,6 +69,7 @@ package struct AuthServer: Sendable {
             time: time,
             pinKeys: pinKeys,
             relyingParty: relyingParty,
+            keyAttestation: keyAttestation,
             metrics: metrics,
             hashing: hashingBudget(configuration),
             challengeRate: ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute),
@@ -186,6 +192,46 @@ package struct AuthServer: Sendable {
             party.attestation = .direct(roots: roots)
         }
         return party
+    }
+
+    /// The device-key evidence policy the configuration describes: Google's roots and the
+    /// operator's, the status list, the allowed apps. `prefer` and `require` need an allowed app.
+    package static func keyAttestationPolicy(_ configuration: ServerConfiguration) throws -> KeyAttestationPolicy {
+        let mode = KeyAttestationMode(rawValue: configuration.keyAttestation) ?? .none
+        guard mode != .none else { return KeyAttestationPolicy(mode: .none) }
+        let androidApps = configuration.androidAllowedApps.compactMap(AndroidAllowedApp.init)
+        let appIDs = configuration.appAttestAppIDs
+        guard !androidApps.isEmpty || !appIDs.isEmpty else {
+            throw SettingError("--key-attestation \(mode.rawValue) needs --android-allowed-app or --app-attest-app-id: no app could register a key.")
+        }
+        var policy = KeyAttestationPolicy(mode: mode)
+        if !androidApps.isEmpty {
+            var roots = AttestationRoots.googleHardware
+            if let file = configuration.androidAttestationRootsFile {
+                guard let extra = try? AttestationPolicy.certificates(pem: String(contentsOfFile: file, encoding: .utf8)), !extra.isEmpty else {
+                    throw SettingError("--android-attestation-roots \(file) is not a readable PEM file of certificates.")
+                }
+                roots += extra
+            }
+            var revocations = AndroidRevocationList()
+            if let file = configuration.androidRevocationsFile {
+                guard let data = FileManager.default.contents(atPath: file), let list = try? AndroidRevocationList(json: data) else {
+                    throw SettingError("--android-revocations \(file) is not a readable attestation status list (Google's JSON).")
+                }
+                revocations = list
+            }
+            let boot = AndroidAttestationPolicy.BootPolicy(rawValue: configuration.androidBoot) ?? .verified
+            policy.android = AndroidKeyAttestationVerifier(
+                roots: roots,
+                revocations: revocations,
+                policy: AndroidAttestationPolicy(allowedApps: androidApps, requireStrongBox: configuration.androidRequireStrongBox, boot: boot)
+            )
+        }
+        if !appIDs.isEmpty {
+            let environment = AppAttestEnvironment(rawValue: configuration.appAttestEnvironment) ?? .production
+            policy.appAttest = AppAttestVerifier(policy: AppAttestPolicy(appIDs: appIDs, environment: environment))
+        }
+        return policy
     }
 
     /// The HTTP application; it does not own the database (see ``close()``).

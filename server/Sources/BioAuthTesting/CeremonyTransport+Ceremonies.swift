@@ -33,15 +33,26 @@ extension CeremonyTransport {
         _ key: SoftwareDeviceKey,
         token: String,
         encoding: SoftwareDeviceKey.Encoding = .x963OrRaw,
-        label: String = "test phone"
+        label: String = "test phone",
+        keyAttestation: KeyAttestationEvidence? = nil
     ) async throws -> RegistrationStartResponse {
         try await exchange(
             .startRegistration,
             id: nil,
-            body: StartRegistrationRequest(algorithm: key.algorithm, publicKey: key.publicKey(encoding), label: label),
+            body: StartRegistrationRequest(
+                algorithm: key.algorithm,
+                publicKey: key.publicKey(encoding),
+                label: label,
+                keyAttestation: keyAttestation
+            ),
             token: token,
             as: RegistrationStartResponse.self
         )
+    }
+
+    /// A challenge to make a device key with, for its hardware evidence.
+    package func attestationChallenge(token: String) async throws -> AttestationChallengeResponse {
+        try await exchange(.createAttestationChallenge, id: nil, body: nil, token: token, as: AttestationChallengeResponse.self)
     }
 
     /// Completes a started registration: `key` signs its challenge.
@@ -111,11 +122,16 @@ extension CeremonyTransport {
 
     /// Sets a PIN bound to `key`: `PUT /v1/users/me/pin`, sign the registration challenge, verify.
     @discardableResult
-    package func setPIN(_ pin: String, key: SoftwareDeviceKey = .es256(), token: String) async throws -> PINDevice {
+    package func setPIN(
+        _ pin: String,
+        key: SoftwareDeviceKey = .es256(),
+        token: String,
+        keyAttestation: KeyAttestationEvidence? = nil
+    ) async throws -> PINDevice {
         let start = try await exchange(
             .setPin,
             id: nil,
-            body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey()),
+            body: SetPINRequest(pin: pin, algorithm: key.algorithm, publicKey: key.publicKey(), keyAttestation: keyAttestation),
             token: token,
             as: RegistrationStartResponse.self
         )

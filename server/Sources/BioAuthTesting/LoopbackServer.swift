@@ -1,7 +1,9 @@
+import BioAuthAttestation
 import BioAuthServer
 import Foundation
 import Logging
 import ServiceLifecycle
+import X509
 
 /// A BioAuth server inside this process, on a free loopback port, over a database of its own,
 /// with a clock its caller moves: what the tests, the Kit's tests and the demo run against.
@@ -44,6 +46,7 @@ package final class LoopbackServer: Sendable {
     ///   - time: A clock other than `clock` (the system's, or one offset from it), for tests of
     ///     several instances.
     ///   - pinKeys: PIN keys instead of a key file beside the database.
+    ///   - appAttestRoots: App Attest roots instead of Apple's (a test authority's).
     ///   - configure: Changes to the loopback defaults (relying party ``relyingPartyID``, bcrypt at
     ///     its floor of 4 so tests stay quick, eight database connections).
     package static func start(
@@ -51,6 +54,7 @@ package final class LoopbackServer: Sendable {
         clock: ServerClock = .frozen(),
         time: TimeSource? = nil,
         pinKeys: PINKeyRing? = nil,
+        appAttestRoots: [Certificate]? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> LoopbackServer {
@@ -66,10 +70,16 @@ package final class LoopbackServer: Sendable {
         configure(&configuration)
         let server: AuthServer
         do {
+            var keyAttestation: KeyAttestationPolicy?
+            if let appAttestRoots {
+                keyAttestation = try AuthServer.keyAttestationPolicy(configuration)
+                keyAttestation?.appAttest?.roots = appAttestRoots
+            }
             server = try await AuthServer.open(
                 configuration: configuration,
                 time: time ?? TimeSource(now: { clock.now }),
                 pinKeys: pinKeys,
+                keyAttestation: keyAttestation,
                 logger: logger
             )
         } catch {
@@ -114,11 +124,20 @@ package final class LoopbackServer: Sendable {
         clock: ServerClock = .frozen(),
         time: TimeSource? = nil,
         pinKeys: PINKeyRing? = nil,
+        appAttestRoots: [Certificate]? = nil,
         logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (LoopbackServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(database: database, clock: clock, time: time, pinKeys: pinKeys, logger: logger, configure: configure)
+        let server = try await start(
+            database: database,
+            clock: clock,
+            time: time,
+            pinKeys: pinKeys,
+            appAttestRoots: appAttestRoots,
+            logger: logger,
+            configure: configure
+        )
         do {
             let result = try await body(server)
             try await server.stop()

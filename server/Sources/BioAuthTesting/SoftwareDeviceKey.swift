@@ -27,6 +27,12 @@ package struct SoftwareDeviceKey: @unchecked Sendable {
         }
     }
 
+    /// The P-256 key's private half, for a test authority that certifies it (nil for Ed25519).
+    package var p256: P256.Signing.PrivateKey? {
+        guard case .es256(let key) = secret else { return nil }
+        return key
+    }
+
     /// A new P-256 key, as the Secure Enclave and StrongBox make.
     package static func es256() -> SoftwareDeviceKey {
         SoftwareDeviceKey(secret: .es256(P256.Signing.PrivateKey()))

@@ -127,4 +127,14 @@ struct AttackTests {
             #expect(await scenario.client.sessionToken != nil, "Alice is signed in again")
         }
     }
+
+    @Test("demo: under key attestation, a hooked app's software key is refused and the hardware's key registers")
+    func hookedEnrollmentRefused() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackHookedEnrollment()
+            #expect(section.result(.hookedEnrollmentRefused)?.passed == true, "\(section.result(.hookedEnrollmentRefused)?.detail ?? "")")
+            let starts = section.wire.filter { $0.path == "/v1/biometric/registrations" }.map(\.status)
+            #expect(starts == [403, 403, 403, 201])
+        }
+    }
 }

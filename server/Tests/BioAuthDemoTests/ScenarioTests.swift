@@ -61,6 +61,7 @@ struct ScenarioTests {
             skipped == [
                 .expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist, .slowPINGuessingLocked,
                 .recoveryRevokesPlantedPasskey,
+                .hookedEnrollmentRefused,
             ]
         )
         #expect(report.properties.filter { $0.status != .skip }.allSatisfy { $0.passed })

@@ -147,6 +147,8 @@ struct DocumentedStatusTests {
             )
             try await api.call(.get, "/v1/biometric/registrations", token: token)
             try await api.call(.get, "/v1/biometric/registrations")
+            try await api.call(.post, "/v1/biometric/attestation-challenges", token: token)
+            try await api.call(.post, "/v1/biometric/attestation-challenges")
 
             try await api.call(.post, "/v1/biometric/challenges", raw: garbage)
             try await api.call(.post, "/v1/biometric/challenges", raw: huge)

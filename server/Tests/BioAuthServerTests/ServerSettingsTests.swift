@@ -129,6 +129,16 @@ struct ServerSettingsTests {
         case "webauthn-origin", "webauthn-top-origin": return ("https://first.example", "https://second.example,http://localhost:8080")
         case "webauthn-user-verification": return ("preferred", "required")
         case "webauthn-attestation": return ("direct", "none")
+        case "key-attestation": return ("require", "prefer")
+        case "android-require-strongbox": return ("true", "false")
+        case "android-boot": return ("self-signed", "any")
+        case "android-allowed-app":
+            return (
+                "com.example.bank:" + String(repeating: "ab", count: 32),
+                "com.example.a:" + String(repeating: "01", count: 32) + ",com.example.b:" + String(repeating: "02", count: 32)
+            )
+        case "app-attest-app-id": return ("ABCDE12345.com.example.bank", "ABCDE12345.com.example.a,VWXYZ67890.com.example.b")
+        case "app-attest-environment": return ("development", "production")
         default: return ("first.example", "second.example")
         }
     }

@@ -20,8 +20,10 @@ struct StartupChecksTests {
         return try await DatabaseSnapshot.read(postgres: database).tables.isEmpty
     }
 
+    static let allowedApp = "com.example.bank:" + String(repeating: "ab", count: 32)
+
     @Test(
-        "a setting that cannot work (trust roots missing or unreadable, a PostgreSQL server without --pin-key-file) is one line and touches no database"
+        "a setting that cannot work (trust roots, key attestation without an allowed app, its roots or status list unreadable, a PostgreSQL server without --pin-key-file) is one line and touches no database"
     )
     func settingsBeforeDatabase() async throws {
         var cases: [(arguments: [String], pinKeyFile: Bool, message: String)] = [
@@ -29,6 +31,16 @@ struct StartupChecksTests {
             (
                 ["--webauthn-attestation", "direct", "--webauthn-trust-roots", "/nonexistent/roots.pem"], true,
                 "Error: --webauthn-trust-roots /nonexistent/roots.pem is not a readable PEM file"
+            ),
+            (["--key-attestation", "require"], true, "Error: --key-attestation require needs --android-allowed-app or --app-attest-app-id"),
+            (
+                ["--key-attestation", "prefer", "--android-allowed-app", Self.allowedApp, "--android-attestation-roots", "/nonexistent/roots.pem"],
+                true,
+                "Error: --android-attestation-roots /nonexistent/roots.pem is not a readable PEM file"
+            ),
+            (
+                ["--key-attestation", "require", "--android-allowed-app", Self.allowedApp, "--android-revocations", "/nonexistent/status.json"], true,
+                "Error: --android-revocations /nonexistent/status.json is not a readable attestation status list"
             ),
         ]
         if TestDatabase.current == .postgres {

@@ -28,6 +28,9 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     case slowPINGuessingLocked = "slow_pin_guessing_locked"
     /// An account recovery revokes every credential, a passkey planted by a thief included.
     case recoveryRevokesPlantedPasskey = "recovery_revokes_planted_passkey"
+    /// Under `--key-attestation require`, a key a hooked app made in software, or without a
+    /// per-use biometric, is refused; the genuine app's hardware key registers.
+    case hookedEnrollmentRefused = "hooked_enrollment_refused"
 
     /// The property in one line.
     package var statement: String {
@@ -46,6 +49,7 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
         case .stolenTokenCannotPersist: "A stolen token cannot become a lasting credential; sign-out everywhere ends it"
         case .slowPINGuessingLocked: "Slow PIN guessing still locks: failures count until a success"
         case .recoveryRevokesPlantedPasskey: "A recovery revokes every credential, a planted passkey too"
+        case .hookedEnrollmentRefused: "Under key attestation, a hooked app's software key is refused; the hardware's key registers"
         }
     }
 }

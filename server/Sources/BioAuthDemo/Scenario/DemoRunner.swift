@@ -46,6 +46,9 @@ package enum DemoRunner {
             Stage(kind: .attack, number: 12, title: "Planted passkey", guards: [.recoveryRevokesPlantedPasskey]) {
                 try await $0.attackPlantedPasskey()
             },
+            Stage(kind: .attack, number: 13, title: "Hooked enrollment", guards: [.hookedEnrollmentRefused]) {
+                try await $0.attackHookedEnrollment()
+            },
         ]
     }
 

@@ -24,7 +24,7 @@ package enum Redaction {
     /// Keys whose values are never shown, not even abbreviated.
     static let masked: Set<String> = ["password", "pin"]
     /// Keys whose values are plain words, shown whole.
-    static let readable: Set<String> = ["username", "label", "message", "code", "algorithm", "status", "method", "type", "outcome"]
+    static let readable: Set<String> = ["username", "label", "message", "code", "reason", "algorithm", "status", "method", "type", "outcome"]
 
     /// A JSON body in one line: secrets abbreviated, passwords and PINs masked, nested objects
     /// shown as `{…}` (except an `error`), arrays as their length. Not JSON: its size only.

@@ -112,6 +112,23 @@ package struct ServerConfiguration: Sendable {
     package var webAuthnAttestation: String = "none"
     /// A PEM file of the attestation roots `direct` accepts.
     package var webAuthnTrustRootsFile: String?
+    /// Hardware evidence for device keys: `none` (not asked for), `prefer` (verified, recorded and
+    /// shown; a key without it still registers) or `require`.
+    package var keyAttestation: String = "none"
+    /// Android apps whose keys are accepted: `package:SHA-256 of the signing certificate`.
+    package var androidAllowedApps: [String] = []
+    /// Accept only StrongBox keys from Android, not TEE ones.
+    package var androidRequireStrongBox: Bool = false
+    /// The Android boot states accepted: `verified`, `self-signed` or `any`.
+    package var androidBoot: String = "verified"
+    /// A PEM file of Android attestation roots accepted besides Google's.
+    package var androidAttestationRootsFile: String?
+    /// Google's attestation status list, as a JSON file the operator refreshes.
+    package var androidRevocationsFile: String?
+    /// iOS apps whose keys are accepted: `TEAMID.bundle.id`.
+    package var appAttestAppIDs: [String] = []
+    /// The App Attest environment accepted: `production` or `development`.
+    package var appAttestEnvironment: String = "production"
     /// The least severe log messages written.
     package var logLevel: Logger.Level = .info
 

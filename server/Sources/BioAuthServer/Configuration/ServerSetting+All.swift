@@ -1,3 +1,4 @@
+import BioAuthAttestation
 import BioAuthWebAuthn
 import Foundation
 import Logging
@@ -292,6 +293,73 @@ extension ServerSetting {
         configuration.webAuthnTrustRootsFile = text
         return .written
     }
+    /// `--key-attestation`.
+    package static let keyAttestation = text(
+        "key-attestation",
+        \.keyAttestation,
+        "Hardware evidence for device keys: none, prefer (verified and shown; keys without it still register) or require",
+        isValid: { KeyAttestationMode(rawValue: $0) != nil }
+    )
+    /// `--android-allowed-app`, repeatable.
+    package static let androidAllowedApp = list(
+        "android-allowed-app",
+        \.androidAllowedApps,
+        "An Android app whose keys are accepted, as package:SHA-256 of its signing certificate (repeatable)",
+        isValid: { AndroidAllowedApp($0) != nil }
+    )
+    /// `--android-require-strongbox`.
+    package static let androidRequireStrongBox = ServerSetting(
+        flag: "android-require-strongbox",
+        summary: "Accept only Android keys in StrongBox, not in the TEE",
+        isSwitch: true,
+        value: { String($0.androidRequireStrongBox) }
+    ) { configuration, text in
+        switch text.lowercased() {
+        case "1", "true", "yes": configuration.androidRequireStrongBox = true
+        case "0", "false", "no", "": configuration.androidRequireStrongBox = false
+        default: return .notAValue
+        }
+        return .written
+    }
+    /// `--android-boot`.
+    package static let androidBoot = text(
+        "android-boot",
+        \.androidBoot,
+        "The Android boot states accepted: verified, self-signed (a locked bootloader with the user's key) or any",
+        isValid: { AndroidAttestationPolicy.BootPolicy(rawValue: $0) != nil }
+    )
+    /// `--android-attestation-roots`.
+    package static let androidAttestationRoots = ServerSetting(
+        flag: "android-attestation-roots",
+        summary: "PEM file of Android attestation roots accepted besides Google's",
+        value: { $0.androidAttestationRootsFile }
+    ) { configuration, text in
+        configuration.androidAttestationRootsFile = text
+        return .written
+    }
+    /// `--android-revocations`.
+    package static let androidRevocations = ServerSetting(
+        flag: "android-revocations",
+        summary: "Google's attestation status list (https://android.googleapis.com/attestation/status) as a file; refresh it daily",
+        value: { $0.androidRevocationsFile }
+    ) { configuration, text in
+        configuration.androidRevocationsFile = text
+        return .written
+    }
+    /// `--app-attest-app-id`, repeatable.
+    package static let appAttestAppID = list(
+        "app-attest-app-id",
+        \.appAttestAppIDs,
+        "An iOS app whose keys are accepted, as TEAMID.bundle.id (repeatable)",
+        isValid: Self.isAppID
+    )
+    /// `--app-attest-environment`.
+    package static let appAttestEnvironment = text(
+        "app-attest-environment",
+        \.appAttestEnvironment,
+        "The App Attest environment accepted: production or development",
+        isValid: { AppAttestEnvironment(rawValue: $0) != nil }
+    )
     /// `--log-level`.
     package static let logLevel = ServerSetting(
         flag: "log-level",
@@ -310,8 +378,17 @@ extension ServerSetting {
         maxConnections, maxConnectionsPerAddress, hashQueue, hashesPerAddress, trustForwardedFor, requestTimeout, maxHeaderBytes,
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
-        webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, logLevel,
+        webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
+        androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID, appAttestEnvironment,
+        logLevel,
     ]
+
+    /// An App ID: a ten-character team id, a dot, and a bundle id.
+    static func isAppID(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1)
+        return parts.count == 2 && parts[0].count == 10 && parts[0].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+            && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+    }
 
     /// A web origin as browsers serialise it: a scheme, `://`, a host and an optional port; no
     /// path, and no trailing slash.

@@ -12,7 +12,7 @@ extension Rejection: HTTPResponseError {
         if let retryAfterSeconds {
             headers[.retryAfter] = String(max(1, retryAfterSeconds))
         }
-        let body = try WireJSON.makeEncoder().encode(ErrorResponse(code: code, message: message))
+        let body = try WireJSON.makeEncoder().encode(ErrorResponse(code: code, message: message, reason: reason))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
@@ -26,7 +26,7 @@ extension ErrorCode {
             .badRequest
         case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown:
             .unauthorized
-        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .passwordLocked, .csrfFailed:
+        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .passwordLocked, .csrfFailed, .attestationRequired, .attestationRefused:
             .forbidden
         case .notFound, .registrationNotFound:
             .notFound

@@ -10,11 +10,14 @@ struct Rejection: Error, CustomStringConvertible {
     let message: String
     /// For a rate limit or a lockout: seconds until a retry may succeed.
     var retryAfterSeconds: Int?
+    /// For `attestation_refused`: the code of the rule the evidence broke.
+    var reason: String?
 
-    init(_ code: ErrorCode, _ message: String, retryAfterSeconds: Int? = nil) {
+    init(_ code: ErrorCode, _ message: String, retryAfterSeconds: Int? = nil, reason: String? = nil) {
         self.code = code
         self.message = message
         self.retryAfterSeconds = retryAfterSeconds
+        self.reason = reason
     }
 
     var description: String { "\(code.rawValue): \(message)" }

@@ -22,6 +22,9 @@ struct BiometricRoutes {
             let body = try await request.decode(as: StartRegistrationRequest.self, context: context)
             return EditedResponse(status: .created, response: try await services.registrations.start(body, for: try context.requireCaller()))
         }
+        router.route(.createAttestationChallenge) { _, context in
+            EditedResponse(status: .created, response: try await services.keyAttestations.issueChallenge(for: try context.requireCaller()))
+        }
         router.route(.verifyRegistration) { request, context in
             let id = try context.pathID()
             let body = try await request.decode(as: VerifyRegistrationRequest.self, context: context)

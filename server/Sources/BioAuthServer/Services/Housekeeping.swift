@@ -62,6 +62,7 @@ struct Housekeeping: Sendable {
                 try await ChallengeTable.purgeExpired(db, now: now)
                 + SpentChallengeTable.purgeExpired(db, now: databaseNow - margin)
                 + WebAuthnChallengeTable.purgeExpired(db, now: now)
+                + AttestationChallengeTable.purgeExpired(db, now: now)
             report.sessions = try await SessionTable.purge(db, endedBy: sessionCutoff)
             report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)
             report.lockouts = try await FactorFailureTable.purge(db, clock: clock, idle: lockoutIdle)

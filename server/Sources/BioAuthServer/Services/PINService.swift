@@ -27,7 +27,13 @@ struct PINService: Sendable {
         guard !CommonPINs.contains(request.pin) else {
             throw Rejection(.pinTooCommon, "That PIN is one of the most common ones; choose another.")
         }
-        var key = try RegistrationService.newKey(kind: .pin, algorithm: request.algorithm, publicKey: request.publicKey, label: request.label)
+        var key = try RegistrationService.newKey(
+            kind: .pin,
+            algorithm: request.algorithm,
+            publicKey: request.publicKey,
+            label: request.label,
+            evidence: request.keyAttestation
+        )
         try stepUp.require(caller)
         // Hash before taking the database, so the slow part never holds it.
         key.pinHash = try await hasher.hash(request.pin)

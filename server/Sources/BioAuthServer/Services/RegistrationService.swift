@@ -14,6 +14,8 @@ struct RegistrationService: Sendable {
     let challengeTTL: Duration
     let maxRegistrationsPerUser: Int
     let maxPendingRegistrationsPerUser: Int
+    /// The keys' hardware evidence, judged as the operator's policy says.
+    let attestations: KeyAttestationService
 
     /// A key to register, checked.
     struct NewKey: Sendable {
@@ -22,10 +24,20 @@ struct RegistrationService: Sendable {
         var label: String
         /// The keyed PIN hash, for a PIN key.
         var pinHash: String?
+        /// The public key as the request sent it (App Attest's client data binds these bytes).
+        var publicKeyBytes: Data
+        /// The key's hardware evidence, if the app sent any.
+        var evidence: KeyAttestationEvidence?
     }
 
     /// Checks the algorithm, key and label of a registration request.
-    static func newKey(kind: RegistrationKind, algorithm name: String, publicKey: Base64URLBytes, label: String?) throws -> NewKey {
+    static func newKey(
+        kind: RegistrationKind,
+        algorithm name: String,
+        publicKey: Base64URLBytes,
+        label: String?,
+        evidence: KeyAttestationEvidence?
+    ) throws -> NewKey {
         guard let algorithm = SignatureAlgorithm(rawValue: name) else {
             throw Rejection(.unsupportedAlgorithm, "algorithm must be one of \(SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -37,19 +49,26 @@ struct RegistrationService: Sendable {
         } catch {
             throw Rejection(.invalidPublicKey, "public_key is not a valid \(algorithm.rawValue) key.")
         }
-        return NewKey(kind: kind, key: key, label: try CredentialRules.label(label ?? ""))
+        return NewKey(kind: kind, key: key, label: try CredentialRules.label(label ?? ""), publicKeyBytes: publicKey.data, evidence: evidence)
     }
 
     /// Starts registering a biometric key.
     func start(_ request: StartRegistrationRequest, for caller: Caller) async throws -> RegistrationStartResponse {
-        let key = try Self.newKey(kind: .biometric, algorithm: request.algorithm, publicKey: request.publicKey, label: request.label)
+        let key = try Self.newKey(
+            kind: .biometric,
+            algorithm: request.algorithm,
+            publicKey: request.publicKey,
+            label: request.label,
+            evidence: request.keyAttestation
+        )
         try stepUp.require(caller)
         return try await start(key, for: caller)
     }
 
     /// Starts a registration: a pending key and its registration challenge. The caller has
-    /// checked the key and the step-up.
+    /// checked the key and the step-up; the key's evidence is judged here.
     func start(_ new: NewKey, for caller: Caller) async throws -> RegistrationStartResponse {
+        let examination = try await attestations.examine(new.evidence, kind: new.kind, key: new.key, publicKeyBytes: new.publicKeyBytes, for: caller)
         let now = time.now()
         let registrationID = SecureRandom.identifier(.registration)
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
@@ -71,6 +90,7 @@ struct RegistrationService: Sendable {
                 )
             }
             guard try await !RegistrationTable.contains(db, publicKey: new.key) else { throw duplicateRegistration }
+            let attestation = try await attestations.commit(examination, for: caller, in: db, now: now)
             do {
                 try await RegistrationTable.insertPending(
                     db,
@@ -80,6 +100,7 @@ struct RegistrationService: Sendable {
                     key: new.key,
                     label: new.label,
                     pinHash: new.pinHash,
+                    attestation: attestation,
                     now: now
                 )
             } catch  where database.isUniqueViolation(error) {
@@ -221,7 +242,7 @@ struct RegistrationService: Sendable {
 extension RegistrationService {
     /// Device-key registrations over `database` with `configuration`'s relying party, challenge
     /// lifetime and per-user limits.
-    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, stepUp: StepUp) {
+    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, stepUp: StepUp, attestations: KeyAttestationService) {
         self.init(
             database: database,
             time: time,
@@ -229,7 +250,8 @@ extension RegistrationService {
             relyingPartyID: configuration.relyingPartyID,
             challengeTTL: configuration.challengeTTL,
             maxRegistrationsPerUser: configuration.maxRegistrationsPerUser,
-            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser
+            maxPendingRegistrationsPerUser: configuration.maxPendingRegistrationsPerUser,
+            attestations: attestations
         )
     }
 }

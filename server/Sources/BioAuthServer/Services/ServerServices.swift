@@ -1,3 +1,4 @@
+import BioAuthAttestation
 import BioAuthWebAuthn
 import Logging
 
@@ -14,6 +15,8 @@ struct ServerServices: Sendable {
     let passwordSignIn: PasswordSignInService
     /// Device keys: registering, verifying, listing, revoking.
     let registrations: RegistrationService
+    /// Device keys' hardware evidence: its challenges, its verdicts.
+    let keyAttestations: KeyAttestationService
     /// Biometric challenges and sign-in.
     let biometrics: BiometricService
     /// The PIN: setting it, signing in with it.
@@ -44,6 +47,7 @@ struct ServerServices: Sendable {
         time: TimeSource,
         pinKeys: PINKeyRing,
         relyingParty: RelyingParty,
+        keyAttestation: KeyAttestationPolicy,
         metrics: ServerMetrics,
         hashing: HashingBudget,
         challengeRate: ChallengeRateLimit,
@@ -69,7 +73,20 @@ struct ServerServices: Sendable {
         )
         let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
         let ttl = configuration.challengeTTL
-        let registrations = RegistrationService(configuration: configuration, database: database, time: time, stepUp: stepUp)
+        let keyAttestations = KeyAttestationService(
+            database: database,
+            time: time,
+            policy: keyAttestation,
+            relyingPartyID: configuration.relyingPartyID,
+            challengeTTL: ttl
+        )
+        let registrations = RegistrationService(
+            configuration: configuration,
+            database: database,
+            time: time,
+            stepUp: stepUp,
+            attestations: keyAttestations
+        )
         let passkeySignIn = PasskeySignInService(
             database: database,
             relyingParty: relyingParty,
@@ -82,6 +99,7 @@ struct ServerServices: Sendable {
         self.accounts = AccountService(database: database, check: check, stepUp: stepUp)
         self.passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
         self.registrations = registrations
+        self.keyAttestations = keyAttestations
         self.biometrics = BiometricService(
             database: database,
             core: core,

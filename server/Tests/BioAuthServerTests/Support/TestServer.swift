@@ -3,6 +3,7 @@ import BioAuthTesting
 import Foundation
 import HummingbirdTesting
 import Logging
+import X509
 
 @testable import BioAuthServer
 
@@ -29,11 +30,12 @@ struct TestServer: Sendable {
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
         time: TimeSource? = nil,
         pinKeys: PINKeyRing = ThrowawayPINKey.ring,
+        appAttestRoots: [Certificate]? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         try await kind.withFreshDatabase { location in
-            try await run(at: location, logger: logger, time: time, pinKeys: pinKeys, configure: configure, body)
+            try await run(at: location, logger: logger, time: time, pinKeys: pinKeys, appAttestRoots: appAttestRoots, configure: configure, body)
         }
     }
 
@@ -45,10 +47,18 @@ struct TestServer: Sendable {
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
         time: TimeSource? = nil,
         pinKeys: PINKeyRing = ThrowawayPINKey.ring,
+        appAttestRoots: [Certificate]? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
-        try await LoopbackServer.run(database: location, time: time, pinKeys: pinKeys, logger: logger, configure: configure) { loopback in
+        try await LoopbackServer.run(
+            database: location,
+            time: time,
+            pinKeys: pinKeys,
+            appAttestRoots: appAttestRoots,
+            logger: logger,
+            configure: configure
+        ) { loopback in
             try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
                 try await body(TestServer(api: APIClient(client: client), loopback: loopback))
             }

@@ -8,6 +8,7 @@ import { fetchSection, guarded } from './guarded.js';
 import { badge, emptyItem } from './items.js';
 import { managedItem } from './managed-item.js';
 import { clearLoadError } from './messages.js';
+import { ATTESTATION_WORDS } from './words.js';
 
 export const loadDevices = guarded(async (current) => {
   const errorEl = $('devices-error');
@@ -22,6 +23,15 @@ export const loadDevices = guarded(async (current) => {
   clearLoadError(errorEl);
 });
 
+// What the server found of the key's hardware evidence (none: it was not asked for).
+function attestationBadge(attestation) {
+  if (!attestation) return null;
+  if (attestation.verdict === 'verified') return badge(ATTESTATION_WORDS.verified(attestation.security_level), 'synced');
+  const b = badge(ATTESTATION_WORDS[attestation.verdict], attestation.verdict === 'refused' ? 'failure' : 'muted');
+  if (attestation.reason) b.title = attestation.reason;
+  return b;
+}
+
 // One device key's row.
 function deviceItem(r, errorEl) {
   const kindWords = r.kind === 'pin' ? 'PIN key' : 'Biometric key';
@@ -32,6 +42,8 @@ function deviceItem(r, errorEl) {
     r.last_used_at ? ['Last used ', timeElement(r.last_used_at, true)] : 'Never used',
   ]);
   const badges = r.status === 'pending' ? [badge('setup not finished', 'muted')] : [];
+  const evidence = attestationBadge(r.attestation);
+  if (evidence) badges.push(evidence);
   return managedItem({
     kind: 'device', id: r.id, label, icon: r.kind === 'pin' ? 'pin' : 'biometric', badges, meta,
     noun: r.kind === 'pin' ? 'the PIN key' : 'the device key', section: $('devices-section'), errorEl, statusEl: null,

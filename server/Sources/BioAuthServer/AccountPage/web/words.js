@@ -36,6 +36,12 @@ export const METHOD_WORDS = {
   passkey: 'a passkey', password: 'a password', pin: 'a PIN', biometric: 'biometrics',
 };
 
+export const ATTESTATION_WORDS = {
+  verified: (level) => `key in secure hardware${level ? ` (${level})` : ''}`,
+  refused: 'hardware not verified',
+  absent: 'no hardware evidence',
+};
+
 export const AUDIT_WORDS = {
   'user.created': ['Account created'],
   'password.sign_in': ['Signed in with a password', 'Password sign-in failed'],
@@ -48,6 +54,7 @@ export const AUDIT_WORDS = {
   'biometric.registration_verified': ['Set up a device key', 'Setting up a device key failed'],
   'biometric.registration_deleted': ['Removed a device key'],
   'biometric.registration_renamed': ['Renamed a device key'],
+  'biometric.key_attestation_refused': ["A device key's hardware evidence was refused"],
   'session.signed_out': ['Signed out'],
   'session.revoked': ['Ended a session'],
   'session.others_revoked': ['Signed out everywhere else'],

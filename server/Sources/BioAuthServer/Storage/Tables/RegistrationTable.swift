@@ -5,7 +5,10 @@ import SQLKit
 /// The `registrations` table (device keys, biometric and PIN): every statement that reads or
 /// writes it, inside the caller's transaction or connection.
 enum RegistrationTable {
-    private static let columns = "id, user_id, kind, algorithm, public_key, label, status, created_at, last_used_at"
+    private static let columns = """
+        id, user_id, kind, algorithm, public_key, label, status, created_at, last_used_at,
+        attestation_format, attestation_verdict, attestation_reason, attestation_security_level, attestation_app
+        """
 
     /// A pending or active registration of the user's.
     static func find(_ db: any StatementDatabase, id: String, userID: String) async throws -> StoredRegistration? {
@@ -51,13 +54,17 @@ enum RegistrationTable {
         key: DevicePublicKey,
         label: String,
         pinHash: String?,
+        attestation: KeyAttestationResult?,
         now: Date
     ) async throws {
         try await db.raw(
             """
-            INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at, pin_hash)
+            INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at, pin_hash,
+                attestation_format, attestation_verdict, attestation_reason, attestation_security_level, attestation_app)
             VALUES (\(bind: id), \(bind: userID), \(bind: kind.rawValue), \(bind: key.algorithm.rawValue),
-                    \(bind: key.canonicalBytes), \(bind: label), 'pending', \(bind: now.millisecondsSince1970), \(bind: pinHash))
+                    \(bind: key.canonicalBytes), \(bind: label), 'pending', \(bind: now.millisecondsSince1970), \(bind: pinHash),
+                    \(bind: attestation?.format), \(bind: attestation?.verdict.rawValue), \(bind: attestation?.reason),
+                    \(bind: attestation?.securityLevel), \(bind: attestation?.app))
             """
         ).run()
     }
@@ -210,7 +217,17 @@ struct StoredRegistration: Sendable {
             label: try row.decode(column: "label", as: String.self),
             status: try row.decodeEnum(column: "status", as: Registration.Status.self),
             createdAt: try row.decodeDate(column: "created_at"),
-            lastUsedAt: try row.decodeOptionalDate(column: "last_used_at")
+            lastUsedAt: try row.decodeOptionalDate(column: "last_used_at"),
+            attestation: try row.decode(column: "attestation_verdict", as: String?.self).map { verdict in
+                guard let verdict = KeyAttestationResult.Verdict(rawValue: verdict) else { throw CorruptRowError(column: "attestation_verdict") }
+                return KeyAttestationResult(
+                    format: try row.decode(column: "attestation_format", as: String?.self),
+                    verdict: verdict,
+                    reason: try row.decode(column: "attestation_reason", as: String?.self),
+                    securityLevel: try row.decode(column: "attestation_security_level", as: String?.self),
+                    app: try row.decode(column: "attestation_app", as: String?.self)
+                )
+            }
         )
     }
 }

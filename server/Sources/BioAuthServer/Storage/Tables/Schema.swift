@@ -160,6 +160,41 @@ enum Schema {
                 """,
                 "CREATE INDEX audit_tallies_by_age ON audit_tallies (last_at)",
             ]
-        }
+        },
+        Migration(version: 2, name: "key attestation") { flavor in
+            [
+                // What the server found of a device key's hardware evidence (KeyAttestationResult):
+                // all null when it was registered without looking.
+                "ALTER TABLE registrations ADD COLUMN attestation_format TEXT",
+                "ALTER TABLE registrations ADD COLUMN attestation_verdict TEXT",
+                "ALTER TABLE registrations ADD COLUMN attestation_reason TEXT",
+                "ALTER TABLE registrations ADD COLUMN attestation_security_level TEXT",
+                "ALTER TABLE registrations ADD COLUMN attestation_app TEXT",
+                // Challenges a device key is made with (Android's attestation challenge, App
+                // Attest's client data), bound to the session that asked; consumed by deletion.
+                """
+                CREATE TABLE attestation_challenges (
+                    challenge \(flavor.bytesType) PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    session_id TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX attestation_challenges_by_user ON attestation_challenges (user_id, expires_at)",
+                "CREATE INDEX attestation_challenges_by_expiry ON attestation_challenges (expires_at)",
+                // App Attest keys the server verified, one per app install, and the last counter
+                // their assertions showed.
+                """
+                CREATE TABLE app_attest_keys (
+                    key_id \(flavor.bytesType) PRIMARY KEY,
+                    public_key \(flavor.bytesType) NOT NULL,
+                    app_id TEXT NOT NULL,
+                    counter BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+            ]
+        },
     ]
 }

@@ -6,6 +6,8 @@ import com.bioauth.kit.device.KeySpec.Authentication
 import com.bioauth.kit.device.KeySpecs
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertSame
 import org.junit.jupiter.api.Test
 
 /** The key spec per API level: what each Android version can enforce, and the fallbacks below it. */
@@ -52,5 +54,18 @@ class KeySpecTest {
         assertEquals(false, biometric(30, policy).invalidatedByBiometricEnrollment, "bound to the lock screen, not the enrollment")
         assertEquals(biometric(29), biometric(29, policy))
         assertEquals(biometric(23), biometric(23, policy))
+    }
+
+    @Test
+    fun `the attestation challenge goes into signing keys from API 24 - setAttestationChallenge - and never on API 23 or into AES keys`() {
+        val challenge = ByteArray(32) { 1 }
+        val policy = BiometricPolicy.BIOMETRICS_ONLY
+        assertNull(KeySpecs.biometric("k", KeySpec.Kind.SIGNING_P256, 23, policy, strongBox = false, challenge).attestationChallenge)
+        assertNull(KeySpecs.pin("p", 23, strongBox = false, attestationChallenge = challenge).attestationChallenge)
+        for (api in 24..36) {
+            assertSame(challenge, KeySpecs.biometric("k", KeySpec.Kind.SIGNING_P256, api, policy, strongBox = true, challenge).attestationChallenge)
+            assertSame(challenge, KeySpecs.pin("p", api, strongBox = true, attestationChallenge = challenge).attestationChallenge)
+            assertNull(KeySpecs.biometric("v", KeySpec.Kind.AES_GCM_256, api, policy, strongBox = true, challenge).attestationChallenge)
+        }
     }
 }

@@ -1,6 +1,7 @@
 package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
+import com.bioauth.kit.internal.Availability
 import com.bioauth.kit.internal.EnrollmentRecord
 import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.BiometricSignInRequest
@@ -22,13 +23,17 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
         val how = reauthentication
             ?: previous?.takeIf { it.lost == null && it.userId == user.id }?.let { Reauthentication.Biometrics(prompt) }
         val alias = core.newAlias("device-key")
-        val publicKey = core.keys.createBiometricKey(alias)
+        // Told apart before the server is asked for anything (the key would not be made).
+        Availability.requireUsable(core.device, core.keys.authenticators)
+        val attestationChallenge = core.evidence.challenge()
+        val publicKey = core.keys.createBiometricKey(alias, attestationChallenge)
         var registrationId: String? = null
         try {
+            val evidence = core.evidence.of(alias, attestationChallenge)
             val start = stepUp.around(how) {
                 core.api.call(
                     Endpoint.START_REGISTRATION,
-                    body = StartRegistrationRequest("ES256", Base64Url.encode(publicKey), label),
+                    body = StartRegistrationRequest("ES256", Base64Url.encode(publicKey), label, evidence),
                     token = core.requireToken(),
                     read = RegistrationStartResponse::from,
                 )

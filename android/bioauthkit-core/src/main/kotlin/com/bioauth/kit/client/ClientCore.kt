@@ -23,6 +23,7 @@ internal class ClientCore(val configuration: BioAuthConfiguration, val device: D
     val keys = DeviceKeys(device, configuration.policy)
     val vault = SecretVault(keys, device.storage, configuration.namespace)
     val records = LocalRecords(device.storage, configuration.namespace)
+    val evidence = HardwareEvidence(this)
 
     /** The signed-in session: its token (never stored in the clear), the session and its user. */
     class Current(val token: String, val session: Session, val user: User)

@@ -25,12 +25,14 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
         val sealed = if (keep) core.vault.seal(pin.toByteArray(Charsets.UTF_8), prompt) else null
         val previous = core.records.pin
         val alias = core.newAlias("pin-key")
-        val publicKey = core.keys.createPinKey(alias)
+        val attestationChallenge = core.evidence.challenge()
+        val publicKey = core.keys.createPinKey(alias, attestationChallenge)
         try {
+            val evidence = core.evidence.of(alias, attestationChallenge)
             val start = stepUp.around(reauthentication) {
                 core.api.call(
                     Endpoint.SET_PIN,
-                    body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey)),
+                    body = SetPINRequest(pin, "ES256", Base64Url.encode(publicKey), evidence),
                     token = core.requireToken(),
                     read = RegistrationStartResponse::from,
                 )

@@ -19,6 +19,12 @@ public data class KeySpec(
     val unlockedDeviceRequired: Boolean,
     /** `setIsStrongBoxBacked(true)` (API 28+). */
     val strongBox: Boolean,
+    /**
+     * `setAttestationChallenge(challenge)` (API 24+, signing keys only): the Keystore then certifies
+     * the key with a chain to the device maker's attestation root, whose leaf describes the key and
+     * carries this challenge. `null`: not called (no evidence; always so on API 23 and for AES keys).
+     */
+    val attestationChallenge: ByteArray? = null,
 ) {
     /** What a key is. */
     public enum class Kind {
@@ -47,6 +53,9 @@ public object KeySpecs {
     /** `Build.VERSION_CODES.N`: `setInvalidatedByBiometricEnrollment`. */
     public const val API_INVALIDATED_BY_ENROLLMENT: Int = 24
 
+    /** `Build.VERSION_CODES.N`: `setAttestationChallenge` (Key Attestation); API 23 has none. */
+    public const val API_KEY_ATTESTATION: Int = 24
+
     /** `Build.VERSION_CODES.P`: StrongBox and `setUnlockedDeviceRequired`. */
     public const val API_STRONGBOX_AND_UNLOCKED_DEVICE: Int = 28
 
@@ -58,8 +67,16 @@ public object KeySpecs {
      * `AUTH_BIOMETRIC_STRONG` (or with the device credential too under
      * [BiometricPolicy.BIOMETRICS_OR_DEVICE_CREDENTIAL]); 24-29: validity -1 and invalidated by
      * enrollment; 23: validity -1 (the platform invalidates it on enrollment changes anyway).
+     * [attestationChallenge] is kept for a signing key from API 24 ([attestable]), dropped otherwise.
      */
-    public fun biometric(alias: String, kind: KeySpec.Kind, apiLevel: Int, policy: BiometricPolicy, strongBox: Boolean): KeySpec {
+    public fun biometric(
+        alias: String,
+        kind: KeySpec.Kind,
+        apiLevel: Int,
+        policy: BiometricPolicy,
+        strongBox: Boolean,
+        attestationChallenge: ByteArray? = null,
+    ): KeySpec {
         val credential = policy.allowsDeviceCredential(apiLevel)
         return KeySpec(
             alias = alias,
@@ -74,20 +91,29 @@ public object KeySpecs {
             invalidatedByBiometricEnrollment = if (apiLevel >= API_INVALIDATED_BY_ENROLLMENT) !credential else null,
             unlockedDeviceRequired = false,
             strongBox = strongBox && apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+            attestationChallenge = attestationChallenge.takeIf { kind == KeySpec.Kind.SIGNING_P256 && attestable(apiLevel) },
         )
     }
 
     /**
      * The PIN's key: no user authentication (the PIN, checked by the server, is the user check),
      * usable only while the phone is unlocked from API 28 (`setUnlockedDeviceRequired`), as the
-     * iOS PIN key is (`WhenPasscodeSetThisDeviceOnly`).
+     * iOS PIN key is (`WhenPasscodeSetThisDeviceOnly`). [attestationChallenge] is kept from API 24.
      */
-    public fun pin(alias: String, apiLevel: Int, strongBox: Boolean): KeySpec = KeySpec(
+    public fun pin(alias: String, apiLevel: Int, strongBox: Boolean, attestationChallenge: ByteArray? = null): KeySpec = KeySpec(
         alias = alias,
         kind = KeySpec.Kind.SIGNING_P256,
         authentication = null,
         invalidatedByBiometricEnrollment = null,
         unlockedDeviceRequired = apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
         strongBox = strongBox && apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+        attestationChallenge = attestationChallenge.takeIf { attestable(apiLevel) },
     )
+
+    /**
+     * Whether a key made on [apiLevel] can carry hardware evidence: `setAttestationChallenge` is
+     * API 24 (developer.android.com/privacy-and-security/security-key-attestation). Below, the SDK
+     * asks for no attestation challenge and sends no evidence.
+     */
+    public fun attestable(apiLevel: Int): Boolean = apiLevel >= API_KEY_ATTESTATION
 }

@@ -25,6 +25,13 @@ public interface KeyStoreBackend {
     /** `KeyStore.getKey` then `Cipher.init(DECRYPT_MODE, GCMParameterSpec(128, iv))`; no prompt. */
     public fun beginDecryption(alias: String, iv: ByteArray): CipherOperation
 
+    /**
+     * `KeyStore.getCertificateChain(alias)`, each certificate's `getEncoded()` (DER), leaf first:
+     * for a key generated with [KeySpec.attestationChallenge], the attestation chain. `null` when
+     * the Keystore has no chain for [alias].
+     */
+    public fun certificateChain(alias: String): List<ByteArray>?
+
     /** `KeyStore.deleteEntry` (no error when there is none). */
     public fun delete(alias: String)
 }

@@ -14,4 +14,11 @@ public data class ServerRejection(
     val message: String,
     /** `Retry-After`, in seconds, for 429 and 503. */
     val retryAfterSeconds: Int?,
+    /**
+     * With [ServerErrorCode.ATTESTATION_REFUSED]: the stable code of the rule the key's hardware
+     * evidence broke, as the server sent it (`chain_untrusted`, `not_biometric_per_use`,
+     * `usable_while_locked`, `app_not_allowed`, `challenge_mismatch`, … : openapi.yaml lists them;
+     * a newer server may add some). `null` for every other refusal.
+     */
+    val reason: String? = null,
 )

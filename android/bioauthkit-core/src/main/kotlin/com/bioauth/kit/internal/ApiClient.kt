@@ -61,6 +61,7 @@ internal class ApiClient(private val serverUrl: String, private val transport: H
             rawCode = error.code,
             message = error.message,
             retryAfterSeconds = answer.retryAfter?.trim()?.toIntOrNull(),
+            reason = error.reason,
         )
         throw BioAuthException(Code.SERVER, "${answer.status} ${error.code}", rejection)
     }

@@ -41,11 +41,16 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         get() = PlatformCodes.AUTHENTICATOR_BIOMETRIC_STRONG or
             (if (policy.allowsDeviceCredential(apiLevel)) PlatformCodes.AUTHENTICATOR_DEVICE_CREDENTIAL else 0)
 
-    /** Makes a P-256 key behind biometrics; returns its public key (SubjectPublicKeyInfo). */
-    suspend fun createBiometricKey(alias: String): ByteArray {
+    /**
+     * Makes a P-256 key behind biometrics, attested with [attestationChallenge] when given (API
+     * 24+); returns its public key (SubjectPublicKeyInfo).
+     */
+    suspend fun createBiometricKey(alias: String, attestationChallenge: ByteArray?): ByteArray {
         Availability.requireUsable(device, authenticators)
         return generate { strongBox ->
-            device.keyStore.generateSigningKey(KeySpecs.biometric(alias, KeySpec.Kind.SIGNING_P256, apiLevel, policy, strongBox))
+            device.keyStore.generateSigningKey(
+                KeySpecs.biometric(alias, KeySpec.Kind.SIGNING_P256, apiLevel, policy, strongBox, attestationChallenge),
+            )
         }
     }
 
@@ -55,9 +60,21 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         generate { strongBox -> device.keyStore.generateSecretKey(KeySpecs.biometric(alias, KeySpec.Kind.AES_GCM_256, apiLevel, policy, strongBox)) }
     }
 
-    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked (API 28+). */
-    suspend fun createPinKey(alias: String): ByteArray =
-        generate { strongBox -> device.keyStore.generateSigningKey(KeySpecs.pin(alias, apiLevel, strongBox)) }
+    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked (API 28+); attested as [createBiometricKey]. */
+    suspend fun createPinKey(alias: String, attestationChallenge: ByteArray?): ByteArray =
+        generate { strongBox -> device.keyStore.generateSigningKey(KeySpecs.pin(alias, apiLevel, strongBox, attestationChallenge)) }
+
+    /**
+     * The key's certificate chain (DER, leaf first), or `null` when the Keystore has none or fails
+     * to give it: the key is then registered without evidence, and the server decides.
+     */
+    suspend fun certificateChain(alias: String): List<ByteArray>? = try {
+        blocking { device.keyStore.certificateChain(alias) }?.takeIf { it.isNotEmpty() }
+    } catch (error: CancellationException) {
+        throw error
+    } catch (_: Exception) {
+        null
+    }
 
     /** Signs with a key behind biometrics: one prompt. */
     suspend fun signWithBiometrics(alias: String, data: ByteArray, text: PromptText): ByteArray {

@@ -12,6 +12,7 @@ internal enum class Endpoint(val method: String, val template: String) {
     SIGN_OUT("DELETE", "/v1/sessions/current"),
     REAUTHENTICATE("POST", "/v1/sessions/current/reauthenticate"),
     SIGN_OUT_ELSEWHERE("DELETE", "/v1/sessions"),
+    CREATE_ATTESTATION_CHALLENGE("POST", "/v1/biometric/attestation-challenges"),
     START_REGISTRATION("POST", "/v1/biometric/registrations"),
     LIST_REGISTRATIONS("GET", "/v1/biometric/registrations"),
     VERIFY_REGISTRATION("POST", "/v1/biometric/registrations/{id}/verify"),

@@ -18,6 +18,8 @@ public data class Registration(
     val createdAt: String,
     /** When it last signed in (RFC 3339), if ever. */
     val lastUsedAt: String?,
+    /** What the server found of the key's hardware evidence; `null` from a server that does not look (`--key-attestation none`). */
+    val attestation: KeyAttestationResult? = null,
 ) {
     /** Which factor a registration's key is for. */
     public enum class Kind {
@@ -60,6 +62,7 @@ public data class Registration(
             },
             createdAt = json.getString("created_at"),
             lastUsedAt = json.stringOrNull("last_used_at"),
+            attestation = json.optJSONObject("attestation")?.let { KeyAttestationResult.from(it) },
         )
     }
 }

@@ -22,15 +22,22 @@ internal data class PasswordSignInRequest(val username: String, val password: St
         .putIfPresent("session_duration_minutes", sessionDurationMinutes)
 }
 
-/** `POST /v1/biometric/registrations`. */
-internal data class StartRegistrationRequest(val algorithm: String, val publicKey: String, val label: String?) : RequestBody {
+/** `POST /v1/biometric/registrations`, with the key's hardware evidence when there is some. */
+internal data class StartRegistrationRequest(
+    val algorithm: String,
+    val publicKey: String,
+    val label: String?,
+    val keyAttestation: KeyAttestationEvidence? = null,
+) : RequestBody {
     override fun json(): JSONObject = JSONObject().put("algorithm", algorithm).put("public_key", publicKey)
-        .putIfPresent("label", label)
+        .putIfPresent("label", label).putIfPresent("key_attestation", keyAttestation?.json())
 }
 
-/** `PUT /v1/users/me/pin`: the PIN and the public key of the device key it is bound to. */
-internal data class SetPINRequest(val pin: String, val algorithm: String, val publicKey: String) : RequestBody {
+/** `PUT /v1/users/me/pin`: the PIN and the public key of the device key it is bound to, with its evidence when there is some. */
+internal data class SetPINRequest(val pin: String, val algorithm: String, val publicKey: String, val keyAttestation: KeyAttestationEvidence? = null) :
+    RequestBody {
     override fun json(): JSONObject = JSONObject().put("pin", pin).put("algorithm", algorithm).put("public_key", publicKey)
+        .putIfPresent("key_attestation", keyAttestation?.json())
 }
 
 /** `POST /v1/biometric/registrations/{id}/verify`. */

@@ -67,12 +67,26 @@ internal data class ChallengeResponse(val challengeId: String, val challenge: St
     }
 }
 
-/** `{error: {code, message}}`: every refusal. */
-internal data class ErrorResponse(val code: String, val message: String) {
+/** `{challenge, expires_at}`: a challenge to make a device key with (`setAttestationChallenge`). */
+internal data class AttestationChallengeResponse(val challenge: String, val expiresAt: String, val mode: String) {
+    /** The challenge's bytes (checked to be base64url when read). */
+    val challengeBytes: ByteArray get() = Base64Url.decode(challenge)!!
+
+    /** The server looks at evidence (`mode` `prefer` or `require`); under `none` it keeps no challenge. */
+    val wantsEvidence: Boolean get() = mode != "none"
+
+    companion object {
+        fun from(json: JSONObject) =
+            AttestationChallengeResponse(json.base64url("challenge"), json.getString("expires_at"), json.optString("mode", "none"))
+    }
+}
+
+/** `{error: {code, message, reason?}}`: every refusal; `reason` with `attestation_refused`. */
+internal data class ErrorResponse(val code: String, val message: String, val reason: String?) {
     companion object {
         fun from(json: JSONObject): ErrorResponse {
             val error = json.getJSONObject("error")
-            return ErrorResponse(error.getString("code"), error.optString("message"))
+            return ErrorResponse(error.getString("code"), error.optString("message"), error.stringOrNull("reason"))
         }
     }
 }

@@ -96,6 +96,12 @@ public enum class ServerErrorCode(
     /** The passkey ceremony lacked user verification. */
     USER_VERIFICATION_REQUIRED("user_verification_required"),
 
+    /** The server registers device keys only with hardware evidence, and none came. */
+    ATTESTATION_REQUIRED("attestation_required"),
+
+    /** The device key's hardware evidence was refused; the error's `reason` says which rule it broke. */
+    ATTESTATION_REFUSED("attestation_refused"),
+
     /** The account page's CSRF check failed. */
     CSRF_FAILED("csrf_failed"),
 

@@ -24,13 +24,14 @@ object LoopbackServer {
         file.delete()
     }
 
-    private fun start(): String {
+    /** Starts another `bioauth serve` like this one, with [settings] added; returns where it answers. */
+    fun start(vararg settings: String): String {
         val binary = System.getenv("BIOAUTH_BINARY") ?: error("set BIOAUTH_BINARY to the bioauth executable (scripts/test-android does)")
         val folder = File(System.getProperty("java.io.tmpdir"), "bioauth-android-${System.nanoTime()}").apply { mkdirs() }
         val process = ProcessBuilder(
             binary, "serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", File(folder, "bioauth.sqlite").path,
             "--relying-party", RELYING_PARTY, "--password-cost", "10", "--requests-per-minute", "1000000",
-            "--challenges-per-minute", "10000", "--step-up-minutes", STEP_UP_MINUTES.toString(), "--log-level", "warning",
+            "--challenges-per-minute", "10000", "--step-up-minutes", STEP_UP_MINUTES.toString(), "--log-level", "warning", *settings,
         ).redirectError(ProcessBuilder.Redirect.INHERIT).start()
         Runtime.getRuntime().addShutdownHook(Thread {
             process.destroy()

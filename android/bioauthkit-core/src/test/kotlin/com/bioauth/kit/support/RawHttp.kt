@@ -8,8 +8,8 @@ import java.net.URL
 object RawHttp {
     class Answer(val status: Int, val body: JSONObject)
 
-    fun call(method: String, path: String, json: JSONObject? = null, token: String? = null): Answer {
-        val answer = UrlConnectionTransport().send(method, URL(LoopbackServer.url + path), json?.toString()?.toByteArray(), token)
+    fun call(method: String, path: String, json: JSONObject? = null, token: String? = null, server: String = LoopbackServer.url): Answer {
+        val answer = UrlConnectionTransport().send(method, URL(server + path), json?.toString()?.toByteArray(), token)
         val text = String(answer.body)
         return Answer(answer.status, if (text.isBlank()) JSONObject() else JSONObject(text))
     }

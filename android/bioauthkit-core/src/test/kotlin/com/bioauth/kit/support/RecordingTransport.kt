@@ -5,6 +5,7 @@ import com.bioauth.kit.client.HttpTransport
 import com.bioauth.kit.client.UrlConnectionTransport
 import java.net.URL
 import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.CopyOnWriteArrayList
 
 /** Sends through [UrlConnectionTransport] and keeps the last request body per path: a wiretap. */
 class RecordingTransport : HttpTransport {
@@ -13,7 +14,11 @@ class RecordingTransport : HttpTransport {
     /** The last body sent to each path. */
     val bodies = ConcurrentHashMap<String, String>()
 
+    /** Every request's method and path, in order. */
+    val requests = CopyOnWriteArrayList<String>()
+
     override fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer {
+        requests += "$method ${url.path}"
         if (body != null) bodies[url.path] = String(body)
         return transport.send(method, url, body, bearer)
     }

@@ -1,6 +1,7 @@
 package com.bioauth.kit.simulator
 
 import com.bioauth.kit.device.KeyOperation
+import com.bioauth.kit.device.KeySpec
 import com.bioauth.kit.device.KeySpecs
 import com.bioauth.kit.device.PromptOutcome
 
@@ -22,7 +23,19 @@ public class Attacker internal constructor(private val device: SimulatedDevice) 
         APP_CRYPTO_OBJECT,
     }
 
+    /** How a hooked `KeyGenParameterSpec.Builder` changes the key the app asks for. */
+    public enum class KeyHook {
+        /**
+         * `setUserAuthenticationRequired(false)` whatever the app calls: a sign-in key that signs
+         * whenever the hooked app asks, no biometric needed. The app's code believes otherwise;
+         * the Keystore's attestation says what the key is.
+         */
+        WITHOUT_USER_AUTHENTICATION,
+    }
+
     @Volatile private var hook: Hook? = null
+
+    @Volatile private var keyHook: KeyHook? = null
     private val ownKeys by lazy { SimulatedDevice(enrolled = setOf("attacker")) }
 
     /** From now on every prompt is answered by the hooked success callback. */
@@ -30,9 +43,21 @@ public class Attacker internal constructor(private val device: SimulatedDevice) 
         hook = how
     }
 
-    /** Removes the hook. */
+    /** From now on every signing key the app generates is changed as [how] says. */
+    public fun hookKeyGeneration(how: KeyHook) {
+        keyHook = how
+    }
+
+    /** Removes the hooks. */
     public fun unhook() {
         hook = null
+        keyHook = null
+    }
+
+    /** The spec the Keystore really gets for [spec] under the key hook. */
+    internal fun hookedKeySpec(spec: KeySpec): KeySpec = when (keyHook) {
+        null -> spec
+        KeyHook.WITHOUT_USER_AUTHENTICATION -> spec.copy(authentication = null, invalidatedByBiometricEnrollment = null)
     }
 
     /** The app's storage, as read from its data directory. */

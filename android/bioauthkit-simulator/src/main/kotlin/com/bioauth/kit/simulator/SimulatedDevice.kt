@@ -2,6 +2,7 @@ package com.bioauth.kit.simulator
 
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.DeviceInfo
+import java.security.MessageDigest
 
 /**
  * A phone in software: its Keystore, its biometric sensor and the person in front of it, its app
@@ -15,7 +16,16 @@ public class SimulatedDevice(
     /** Whether the device has (strong, fingerprint-class) biometric hardware. */
     public val hasBiometricHardware: Boolean = true,
     enrolled: Set<String> = setOf("owner"),
+    /** The app's package name, as Android's package manager reports it into an attested key's description. */
+    public val packageName: String = SAMPLE_PACKAGE,
+    /** SHA-256 of the certificate the app is signed with (its attestation application id's digest). */
+    public val signingCertificateDigest: ByteArray = SAMPLE_SIGNING_CERTIFICATE_DIGEST,
+    /** The authority whose chain the Keystore's attestations lead to (Google's, on a real phone). */
+    public val attestationAuthority: SimulatedAttestationAuthority = SimulatedAttestationAuthority.shared,
 ) {
+    /** The app's `versionCode`, as its attestation application id lists it. */
+    public val appVersionCode: Long = 1
+
     private var secure = true
     private var locked = false
     private val fingers = enrolled.toMutableSet()
@@ -83,5 +93,15 @@ public class SimulatedDevice(
     /** The owner unlocks the screen. */
     @Synchronized public fun unlock() {
         locked = false
+    }
+
+    /** The app a simulated phone runs unless told otherwise. */
+    public companion object {
+        /** The sample app's package. */
+        public const val SAMPLE_PACKAGE: String = "com.bioauth.sample"
+
+        /** SHA-256 standing for the sample app's signing certificate. */
+        public val SAMPLE_SIGNING_CERTIFICATE_DIGEST: ByteArray
+            get() = MessageDigest.getInstance("SHA-256").digest("BioAuthKit sample release signing certificate".toByteArray())
     }
 }

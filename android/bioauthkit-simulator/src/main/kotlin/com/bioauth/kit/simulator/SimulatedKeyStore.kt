@@ -3,14 +3,17 @@ package com.bioauth.kit.simulator
 import com.bioauth.kit.device.CipherOperation
 import com.bioauth.kit.device.KeySpec
 import com.bioauth.kit.device.KeySpec.Authentication
+import com.bioauth.kit.device.KeySpecs
 import com.bioauth.kit.device.KeyStoreBackend
 import com.bioauth.kit.device.KeystoreFailure
 import com.bioauth.kit.device.KeystoreFailure.Kind
 import com.bioauth.kit.device.SigningOperation
+import java.math.BigInteger
 import java.security.KeyPair
 import java.security.KeyPairGenerator
 import java.security.Signature
 import java.security.spec.ECGenParameterSpec
+import java.util.Date
 import javax.crypto.AEADBadTagException
 import javax.crypto.Cipher
 import javax.crypto.KeyGenerator
@@ -52,9 +55,26 @@ import javax.crypto.spec.GCMParameterSpec
  *   authorised: `SignatureException` / `IllegalBlockSizeException` caused by a `KeyStoreException`
  *   "Key user not authenticated" (BiometricPrompt.CryptoObject,
  *   KeyGenParameterSpec.Builder#setUserAuthenticationParameters).
+ * - Key attestation: a signing key generated with `setAttestationChallenge` (API 24+) has a
+ *   certificate chain leaf first, from the leaf certifying its public key, whose key description
+ *   (extension 1.3.6.1.4.1.11129.2.1.17) carries the challenge and what the key is, to the
+ *   attestation root (https://developer.android.com/privacy-and-security/security-key-attestation;
+ *   https://source.android.com/docs/security/features/keystore/attestation): see
+ *   [SimulatedKeyDescription] and [SimulatedAttestationAuthority]. The description says what the
+ *   key really is, whatever the app believes it asked for (an [Attacker]'s hooked spec included),
+ *   and where it lives (StrongBox or the TEE). A signing key made without a challenge has a
+ *   single self-signed certificate (KeyMint's `IKeyMintDevice.generateKey`: an asymmetric signing
+ *   key without ATTESTATION_CHALLENGE is self-signed); an AES key has none
+ *   (`KeyStore.getCertificateChain` answers `null`).
  */
 public class SimulatedKeyStore internal constructor(private val device: SimulatedDevice) : KeyStoreBackend {
-    private class Entry(val spec: KeySpec, val pair: KeyPair?, val secret: SecretKey?, var invalidated: Boolean = false)
+    private class Entry(
+        val spec: KeySpec,
+        val pair: KeyPair?,
+        val secret: SecretKey?,
+        val chain: List<ByteArray>? = null,
+        var invalidated: Boolean = false,
+    )
 
     private val entries = mutableMapOf<String, Entry>()
     private val generationFaults = ArrayDeque<Exception>()
@@ -96,12 +116,29 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
     }
 
     @Synchronized override fun generateSigningKey(spec: KeySpec): ByteArray {
-        checkGeneration(spec)
+        val made = device.attacker.hookedKeySpec(spec)
+        checkGeneration(made)
         val generator = KeyPairGenerator.getInstance("EC")
         generator.initialize(ECGenParameterSpec("secp256r1"))
         val pair = generator.generateKeyPair()
-        entries[spec.alias] = Entry(spec, pair, null)
+        entries[made.alias] = Entry(made, pair, null, certify(made, pair))
         return pair.public.encoded
+    }
+
+    @Synchronized override fun certificateChain(alias: String): List<ByteArray>? = entries[alias]?.chain?.map { it.copyOf() }
+
+    /** The chain `getCertificateChain` will return for a key made to [spec]: attested with its challenge, else self-signed. */
+    private fun certify(spec: KeySpec, pair: KeyPair): List<ByteArray> {
+        val challenge = spec.attestationChallenge
+        if (challenge == null || device.apiLevel < KeySpecs.API_KEY_ATTESTATION) {
+            val name = Certificates.name(Certificates.COMMON_NAME to "Android Keystore Key")
+            val notAfter = Date(KEYSTORE_DEFAULT_NOT_AFTER)
+            return listOf(Certificates.issue(BigInteger.ONE, name, name, Date(0), notAfter, pair.public.encoded, emptyList(), pair.private))
+        }
+        // Generation succeeded, so a StrongBox key is in StrongBox (the device has one).
+        val level = if (spec.strongBox) SimulatedKeyDescription.STRONGBOX else SimulatedKeyDescription.TRUSTED_ENVIRONMENT
+        val description = SimulatedKeyDescription.encode(spec, challenge, level, device, System.currentTimeMillis())
+        return device.attestationAuthority.chain(pair.public, description)
     }
 
     @Synchronized override fun generateSecretKey(spec: KeySpec) {
@@ -124,6 +161,10 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
     @Synchronized override fun beginEncryption(alias: String): CipherOperation = cipher(alias, null)
 
     @Synchronized override fun beginDecryption(alias: String, iv: ByteArray): CipherOperation = cipher(alias, iv)
+
+    private companion object {
+        const val KEYSTORE_DEFAULT_NOT_AFTER = 2_461_449_600_000L // 2048-01-01T00:00:00Z, KeyGenParameterSpec's default
+    }
 
     /** A biometric enrollment changed: keys bound to the enrolled biometrics are invalidated. */
     @Synchronized internal fun biometricEnrollmentChanged() {

@@ -32,6 +32,8 @@ internal object AndroidKeySpecs {
             builder.setIsStrongBoxBacked(spec.strongBox)
             builder.setUnlockedDeviceRequired(spec.unlockedDeviceRequired)
         }
+        val challenge = spec.attestationChallenge
+        if (challenge != null && Build.VERSION.SDK_INT >= Build.VERSION_CODES.N) builder.setAttestationChallenge(challenge)
         return builder
     }
 

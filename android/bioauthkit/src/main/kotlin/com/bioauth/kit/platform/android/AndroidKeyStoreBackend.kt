@@ -23,6 +23,10 @@ public class AndroidKeyStoreBackend : KeyStoreBackend {
 
     override fun delete(alias: String): Unit = translate { keyStore.deleteEntry(alias) }
 
+    override fun certificateChain(alias: String): List<ByteArray>? = translate {
+        keyStore.getCertificateChain(alias)?.map { it.encoded }
+    }
+
     override fun generateSigningKey(spec: KeySpec): ByteArray = translate {
         val generator = KeyPairGenerator.getInstance(KeyProperties.KEY_ALGORITHM_EC, PROVIDER)
         generator.initialize(

@@ -1,0 +1,202 @@
+import BioAuthAttestation
+import BioAuthProtocol
+import Crypto
+import Foundation
+import X509
+
+/// A device key's hardware evidence, judged under the operator's ``KeyAttestationPolicy``: the
+/// challenge a key is made with, and the verdict a registration records.
+///
+/// A registration's start calls ``examine(_:kind:key:publicKeyBytes:for:)`` before its transaction
+/// (the signatures and chains are checked there) and ``commit(_:for:in:now:)`` inside it, where the
+/// challenge is spent and an App Attest key's counter moves, so both happen with the insert or not at all.
+struct KeyAttestationService: Sendable {
+    let database: any DatabaseProvider
+    let time: TimeSource
+    let policy: KeyAttestationPolicy
+    let relyingPartyID: String
+    let challengeTTL: Duration
+    /// Unspent challenges a user may hold at once.
+    static let liveChallengesPerUser = 10
+
+    /// What a registration may go on with.
+    struct Examination: Sendable {
+        /// What to record; nil when the server does not look at evidence.
+        var result: KeyAttestationResult?
+        /// The challenge to spend, when evidence came.
+        var challenge: Data?
+        /// The App Attest state to keep, when the evidence verified.
+        var appAttest: AppAttestChange?
+    }
+
+    /// An App Attest key seen for the first time, or a known one's counter moving.
+    enum AppAttestChange: Sendable {
+        case attested(AppAttestKey)
+        case asserted(AppAttestKey, previous: UInt32)
+    }
+
+    /// A new challenge to make a device key with, and the mode. Under `none` nothing is kept:
+    /// evidence is not looked at, so the challenge is never spent.
+    func issueChallenge(for caller: Caller) async throws -> AttestationChallengeResponse {
+        let now = time.now()
+        let challenge = Data(SecureRandom.bytes(ProtocolLimits.challengeByteCount))
+        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
+        let mode = AttestationChallengeResponse.Mode(rawValue: policy.mode.rawValue) ?? .none
+        guard mode != .none else { return AttestationChallengeResponse(challenge: challenge, expiresAt: expiresAt, mode: mode) }
+        try await database.transaction { db in
+            try await UserTable.lock(db, id: caller.userID)
+            guard try await AttestationChallengeTable.live(db, userID: caller.userID, now: now) < Self.liveChallengesPerUser else {
+                throw Rejection(
+                    .rateLimited,
+                    "At most \(Self.liveChallengesPerUser) attestation challenges at once; use one or let them expire.",
+                    retryAfterSeconds: Int(challengeTTL.timeInterval)
+                )
+            }
+            try await AttestationChallengeTable.insert(
+                db,
+                challenge: challenge,
+                userID: caller.userID,
+                sessionID: caller.sessionID,
+                now: now,
+                expiresAt: expiresAt
+            )
+        }
+        return AttestationChallengeResponse(challenge: challenge, expiresAt: expiresAt, mode: mode)
+    }
+
+    /// Verifies `evidence` for a `kind` key (`publicKeyBytes` as the request sent them). Under
+    /// `require`, missing or refused evidence throws; under `prefer` it is recorded as such, and
+    /// a refusal is in the user's activity.
+    func examine(
+        _ evidence: KeyAttestationEvidence?,
+        kind: RegistrationKind,
+        key: DevicePublicKey,
+        publicKeyBytes: Data,
+        for caller: Caller
+    ) async throws -> Examination {
+        guard policy.mode != .none else { return Examination() }
+        guard let evidence else {
+            if policy.mode == .require {
+                throw Rejection(.attestationRequired, "This server registers device keys only with hardware evidence (key_attestation).")
+            }
+            return Examination(result: KeyAttestationResult(format: nil, verdict: .absent))
+        }
+        // The stored App Attest key an assertion is checked against (a read; the verdict is not).
+        var known: AppAttestKey?
+        if evidence.assertion != nil, let keyID = evidence.keyID {
+            known = try await database.read { db in try await AppAttestKeyTable.find(db, keyID: Array(keyID.data)) }
+        }
+        do {
+            let (verified, change) = try await verify(evidence, kind: kind, key: key, publicKeyBytes: publicKeyBytes, known: known)
+            return Examination(result: verified, challenge: evidence.challenge.data, appAttest: change)
+        } catch {
+            try await database.withDatabase { db in
+                try await AuditLog.record(
+                    db,
+                    userID: caller.userID,
+                    type: .keyAttestationRefused,
+                    outcome: .failure,
+                    at: time.now(),
+                    sessionID: caller.sessionID
+                )
+            }
+            if policy.mode == .require { throw Self.rejection(error) }
+            // Only a format this server reads is recorded: the text is the client's.
+            let format = KeyAttestationEvidence.Format(rawValue: evidence.format)?.rawValue
+            return Examination(
+                result: KeyAttestationResult(format: format, verdict: .refused, reason: error.reason.rawValue),
+                challenge: evidence.challenge.data
+            )
+        }
+    }
+
+    /// Spends the examined evidence's challenge and keeps its App Attest state, inside the
+    /// registration's transaction; returns what the registration records.
+    func commit(_ examination: Examination, for caller: Caller, in db: any StatementDatabase, now: Date) async throws -> KeyAttestationResult? {
+        guard var result = examination.result, let challenge = examination.challenge else { return examination.result }
+        var failure: AttestationFailure?
+        if try await !AttestationChallengeTable.consume(db, challenge: challenge, userID: caller.userID, sessionID: caller.sessionID, now: now) {
+            failure = AttestationFailure(.challengeMismatch, "the attestation challenge is unknown, expired, used or another session's")
+        } else if case .asserted(let key, let previous) = examination.appAttest,
+            try await !AppAttestKeyTable.advance(db, keyID: key.keyID, from: previous, to: key.counter)
+        {
+            failure = AttestationFailure(.assertionInvalid, "another assertion of this App Attest key was used meanwhile")
+        } else if case .attested(let key) = examination.appAttest {
+            _ = try await AppAttestKeyTable.insert(db, key, now: now)
+        }
+        if let failure, result.verdict == .verified {
+            if policy.mode == .require { throw Self.rejection(failure) }
+            result = KeyAttestationResult(format: result.format, verdict: .refused, reason: failure.reason.rawValue)
+        }
+        return result
+    }
+
+    private func verify(
+        _ evidence: KeyAttestationEvidence,
+        kind: RegistrationKind,
+        key: DevicePublicKey,
+        publicKeyBytes: Data,
+        known: AppAttestKey?
+    ) async throws(AttestationFailure) -> (KeyAttestationResult, AppAttestChange?) {
+        switch KeyAttestationEvidence.Format(rawValue: evidence.format) {
+        case .androidKey:
+            guard let android = policy.android else { throw AttestationFailure(.appNotAllowed, "no Android app is allowed") }
+            guard let chain = evidence.certificateChain else { throw AttestationFailure(.malformed, "android-key needs certificate_chain") }
+            guard key.algorithm == .es256, let p256 = try? P256.Signing.PublicKey(x963Representation: key.canonicalBytes) else {
+                throw AttestationFailure(.wrongKey, "Android attests P-256 (ES256) keys")
+            }
+            let verdict = try android.verify(
+                chain: chain.map { Array($0.data) },
+                challenge: Array(evidence.challenge.data),
+                publicKey: Certificate.PublicKey(p256),
+                kind: kind,
+                now: time.now()
+            )
+            let level = verdict.securityLevel == .strongBox ? "StrongBox" : "TEE"
+            return (KeyAttestationResult(format: evidence.format, verdict: .verified, securityLevel: level, app: verdict.packageName), nil)
+        case .appleAppAttest:
+            guard let appAttest = policy.appAttest else { throw AttestationFailure(.appNotAllowed, "no iOS app is allowed") }
+            guard let keyID = evidence.keyID?.data else { throw AttestationFailure(.malformed, "apple-app-attest needs key_id") }
+            let message: Data
+            do {
+                message = try KeyAttestationMessage(relyingPartyID: relyingPartyID, publicKey: publicKeyBytes, challenge: evidence.challenge.data)
+                    .encoded()
+            } catch {
+                throw AttestationFailure(.malformed, "a field is too long")
+            }
+            let clientDataHash = Array(SHA256.hash(data: message))
+            let change: AppAttestChange
+            switch (evidence.attestation, evidence.assertion) {
+            case (let attestation?, nil):
+                change = .attested(
+                    try await appAttest.verifyAttestation(
+                        Array(attestation.data),
+                        keyID: Array(keyID),
+                        clientDataHash: clientDataHash,
+                        now: time.now()
+                    )
+                )
+            case (nil, let assertion?):
+                guard let stored = known else {
+                    throw AttestationFailure(.keyMismatch, "an App Attest key this server never verified: send its attestation")
+                }
+                let next = try appAttest.verifyAssertion(Array(assertion.data), clientDataHash: clientDataHash, key: stored)
+                change = .asserted(next, previous: stored.counter)
+            default:
+                throw AttestationFailure(.malformed, "apple-app-attest needs an attestation or an assertion, not both")
+            }
+            let appID: String =
+                switch change {
+                case .attested(let key), .asserted(let key, _): key.appID
+                }
+            return (KeyAttestationResult(format: evidence.format, verdict: .verified, securityLevel: "Secure Enclave", app: appID), change)
+        case nil:
+            throw AttestationFailure(.malformed, "format must be android-key or apple-app-attest")
+        }
+    }
+
+    /// The contract's answer to refused evidence: its reason's code, and the detail.
+    private static func rejection(_ failure: AttestationFailure) -> Rejection {
+        Rejection(.attestationRefused, "The key's hardware evidence was refused: \(failure.description).", reason: failure.reason.rawValue)
+    }
+}
