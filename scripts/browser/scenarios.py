@@ -347,6 +347,45 @@ def j_manage_passkeys(ctx):
     check("Added a passkey" in events, f"activity: {events}")
 
 
+def p256_public_key():
+    """A fresh P-256 public key as SubjectPublicKeyInfo DER, base64url (openssl, from Debian)."""
+    import base64
+    import subprocess
+    private = subprocess.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout"], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "ec", "-pubout", "-outform", "DER"], input=private, capture_output=True, check=True).stdout
+    return base64.urlsafe_b64encode(der).rstrip(b"=").decode()
+
+
+def n_device_key_evidence(ctx):
+    """Under --key-attestation prefer, each device key shows what the server found of its evidence."""
+    server = Server(extra_args=("--key-attestation", "prefer", "--app-attest-app-id", "ABCDE12345.com.example.bank"))
+    ctx["servers"].append(server)
+    tab = Tab(ctx["browser"], server.origin, authenticator=False, problems=ctx["problems"])
+    ctx["tabs"].append(tab)
+    tab.open()
+    tab.sign_up(unique("nadia"))
+    _, web = tab.session()
+    headers = {"Content-Type": "application/json", "X-CSRF-Token": web["csrf_token"]}
+    status, issued = tab.fetch("POST", "/v1/biometric/attestation-challenges", {}, headers)
+    check(status == 201 and issued["mode"] == "prefer", f"attestation challenge: {status} {issued}")
+    plain = {"algorithm": "ES256", "public_key": p256_public_key(), "label": "Plain phone"}
+    status, body = tab.fetch("POST", "/v1/biometric/registrations", plain, headers)
+    check(status == 201, f"a key without evidence: {status} {body}")
+    odd = {"algorithm": "ES256", "public_key": p256_public_key(), "label": "Odd phone",
+           "key_attestation": {"format": "apple-app-attest", "challenge": issued["challenge"]}}
+    status, body = tab.fetch("POST", "/v1/biometric/registrations", odd, headers)
+    check(status == 201, f"a key with unusable evidence: {status} {body}")
+    tab.page.reload()
+    tab.page.wait_for_selector("#app-loading", state="hidden")
+    tab.page.wait_for_function("() => document.querySelectorAll('[data-testid=device-item]').length === 2")
+    badges = {}
+    for item in tab.page.locator("[data-testid=device-item]").all():
+        label = item.locator("[data-testid=device-label]").inner_text()
+        badges[label] = [(b.inner_text(), b.get_attribute("title")) for b in item.locator(".badge").all()]
+    check(("no hardware evidence", None) in badges.get("Plain phone", []), f"badges: {badges}")
+    check(("hardware not verified", "evidence_malformed") in badges.get("Odd phone", []), f"badges: {badges}")
+
+
 def k_errors_in_words(ctx):
     """Sign-up and sign-in refusals are explained in words next to their form."""
     tab = Tab(ctx["browser"], ctx["origin"], authenticator=False, problems=ctx["problems"])
@@ -394,6 +433,7 @@ SCENARIOS = [
     ("k-errors-in-words", k_errors_in_words),
     ("l-one-time-password", l_one_time_password),
     ("m-reauthenticate-with-passkey", m_reauthenticate_with_passkey),
+    ("n-device-key-evidence", n_device_key_evidence),
     ("z-no-csp-violations-or-errors", i_page_problems),
 ]
 

@@ -95,6 +95,10 @@ struct KeyAttestationTests {
                 registration.attestation
                     == KeyAttestationResult(format: "android-key", verdict: .verified, securityLevel: "TEE", app: "com.example.bank")
             )
+            // The chain is kept with the registration, to check again later.
+            let kept = try await server.server.database.read { db in try await RegistrationTable.evidence(db, id: registration.id) }
+            let stored = try WireJSON.makeDecoder().decode(KeyAttestationEvidence.self, from: try #require(kept))
+            #expect(stored.format == "android-key" && stored.certificateChain?.count == 3)
             let pinKey = SoftwareDeviceKey.es256()
             let pin = try await server.api.setPIN(
                 "4822",

@@ -27,6 +27,9 @@ struct KeyAttestationService: Sendable {
         var challenge: Data?
         /// The App Attest state to keep, when the evidence verified.
         var appAttest: AppAttestChange?
+        /// The evidence as the client sent it (JSON), kept with the registration when its format
+        /// is one this server reads.
+        var evidence: Data?
     }
 
     /// An App Attest key seen for the first time, or a known one's counter moving.
@@ -88,7 +91,7 @@ struct KeyAttestationService: Sendable {
         }
         do {
             let (verified, change) = try await verify(evidence, kind: kind, key: key, publicKeyBytes: publicKeyBytes, known: known)
-            return Examination(result: verified, challenge: evidence.challenge.data, appAttest: change)
+            return Examination(result: verified, challenge: evidence.challenge.data, appAttest: change, evidence: Self.kept(evidence))
         } catch {
             try await database.withDatabase { db in
                 try await AuditLog.record(
@@ -105,7 +108,8 @@ struct KeyAttestationService: Sendable {
             let format = KeyAttestationEvidence.Format(rawValue: evidence.format)?.rawValue
             return Examination(
                 result: KeyAttestationResult(format: format, verdict: .refused, reason: error.reason.rawValue),
-                challenge: evidence.challenge.data
+                challenge: evidence.challenge.data,
+                evidence: Self.kept(evidence)
             )
         }
     }
@@ -193,6 +197,12 @@ struct KeyAttestationService: Sendable {
         case nil:
             throw AttestationFailure(.malformed, "format must be android-key or apple-app-attest")
         }
+    }
+
+    /// The evidence to keep: its JSON, when its format is one this server reads.
+    private static func kept(_ evidence: KeyAttestationEvidence) -> Data? {
+        guard KeyAttestationEvidence.Format(rawValue: evidence.format) != nil else { return nil }
+        return try? WireJSON.makeEncoder().encode(evidence)
     }
 
     /// The contract's answer to refused evidence: its reason's code, and the detail.

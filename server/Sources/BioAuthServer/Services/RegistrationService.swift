@@ -101,6 +101,7 @@ struct RegistrationService: Sendable {
                     label: new.label,
                     pinHash: new.pinHash,
                     attestation: attestation,
+                    evidence: examination.evidence,
                     now: now
                 )
             } catch  where database.isUniqueViolation(error) {

@@ -55,18 +55,25 @@ enum RegistrationTable {
         label: String,
         pinHash: String?,
         attestation: KeyAttestationResult?,
+        evidence: Data?,
         now: Date
     ) async throws {
         try await db.raw(
             """
             INSERT INTO registrations (id, user_id, kind, algorithm, public_key, label, status, created_at, pin_hash,
-                attestation_format, attestation_verdict, attestation_reason, attestation_security_level, attestation_app)
+                attestation_format, attestation_verdict, attestation_reason, attestation_security_level, attestation_app, attestation_evidence)
             VALUES (\(bind: id), \(bind: userID), \(bind: kind.rawValue), \(bind: key.algorithm.rawValue),
                     \(bind: key.canonicalBytes), \(bind: label), 'pending', \(bind: now.millisecondsSince1970), \(bind: pinHash),
                     \(bind: attestation?.format), \(bind: attestation?.verdict.rawValue), \(bind: attestation?.reason),
-                    \(bind: attestation?.securityLevel), \(bind: attestation?.app))
+                    \(bind: attestation?.securityLevel), \(bind: attestation?.app), \(bind: evidence))
             """
         ).run()
+    }
+
+    /// The hardware evidence registration `id` was registered with (as the client sent it), if any.
+    static func evidence(_ db: any StatementDatabase, id: String) async throws -> Data? {
+        try await db.raw("SELECT attestation_evidence FROM registrations WHERE id = \(bind: id)").first()?
+            .decode(column: "attestation_evidence", as: Data?.self)
     }
 
     /// Makes a pending registration active; whether it was still pending.

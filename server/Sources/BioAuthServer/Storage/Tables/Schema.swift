@@ -163,13 +163,16 @@ enum Schema {
         },
         Migration(version: 2, name: "key attestation") { flavor in
             [
-                // What the server found of a device key's hardware evidence (KeyAttestationResult):
-                // all null when it was registered without looking.
+                // What the server found of a device key's hardware evidence (KeyAttestationResult),
+                // and the evidence itself as the client sent it (JSON), to check again later (a
+                // batch key revoked after the key registered): all null when it was registered
+                // without looking.
                 "ALTER TABLE registrations ADD COLUMN attestation_format TEXT",
                 "ALTER TABLE registrations ADD COLUMN attestation_verdict TEXT",
                 "ALTER TABLE registrations ADD COLUMN attestation_reason TEXT",
                 "ALTER TABLE registrations ADD COLUMN attestation_security_level TEXT",
                 "ALTER TABLE registrations ADD COLUMN attestation_app TEXT",
+                "ALTER TABLE registrations ADD COLUMN attestation_evidence \(flavor.bytesType)",
                 // Challenges a device key is made with (Android's attestation challenge, App
                 // Attest's client data), bound to the session that asked; consumed by deletion.
                 """
