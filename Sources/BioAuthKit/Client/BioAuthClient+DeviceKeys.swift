@@ -24,15 +24,17 @@ extension BioAuthClient {
         let userID = current?.user.id ?? ""
         var registrationID: String?
         do {
-            var prepared: AppAttestation.Prepared?
-            if let challenge {
-                prepared = await appAttestation.evidence(
+            // App Attest evidence for this key, made against the challenge (none without one).
+            let prepare = { () async -> AppAttestation.Prepared? in
+                guard let challenge else { return nil }
+                return await self.appAttestation.evidence(
                     publicKey: key.publicKey.canonicalBytes,
                     challenge: challenge,
-                    relyingPartyID: configuration.relyingPartyID,
+                    relyingPartyID: self.configuration.relyingPartyID,
                     userID: userID
                 )
             }
+            var prepared = await prepare()
             var started: RegistrationStartResponse
             do {
                 let evidence = prepared?.evidence
@@ -44,14 +46,7 @@ extension BioAuthClient {
                 // The server refused the App Attest key itself (it never verified it, or its
                 // assertion failed): a new key attests, once, against the same unspent challenge.
                 appAttestation.forget(userID)
-                if let challenge {
-                    prepared = await appAttestation.evidence(
-                        publicKey: key.publicKey.canonicalBytes,
-                        challenge: challenge,
-                        relyingPartyID: configuration.relyingPartyID,
-                        userID: userID
-                    )
-                }
+                prepared = await prepare()
                 let evidence = prepared?.evidence
                 started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
             }

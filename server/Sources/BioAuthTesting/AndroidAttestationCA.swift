@@ -24,40 +24,27 @@ package struct AndroidAttestationCA: @unchecked Sendable {
         intermediateKey = P256.Signing.PrivateKey()
         self.validity = validity
         let rootName = try DistinguishedName { CommonName("BioAuth Test Key Attestation Root") }
-        root = try Certificate(
-            version: .v3,
-            serialNumber: .init(),
-            publicKey: .init(rootKey.publicKey),
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: rootName,
+        root = try TestCertificateAuthority.certificate(
             subject: rootName,
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true))
-            },
-            issuerPrivateKey: .init(rootKey)
-        )
-        intermediate = try Certificate(
-            version: .v3,
-            serialNumber: .init(),
-            publicKey: .init(intermediateKey.publicKey),
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
+            publicKey: .init(rootKey.publicKey),
             issuer: rootName,
+            issuerKey: .init(rootKey),
+            signatureAlgorithm: .ecdsaWithSHA256,
+            validity: validity
+        )
+        intermediate = try TestCertificateAuthority.certificate(
             subject: factoryProvisioned
                 ? DistinguishedName([RelativeDistinguishedName(try .init(type: [2, 5, 4, 5], printableString: "b1a5e5d0c0ffee00"))])
                 : try DistinguishedName {
                     OrganizationName("TEE")
                     CommonName("BioAuth Test Batch")
                 },
+            publicKey: .init(intermediateKey.publicKey),
+            issuer: rootName,
+            issuerKey: .init(rootKey),
             signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true))
-            },
-            issuerPrivateKey: .init(rootKey)
+            validity: validity,
+            pathLength: 0
         )
     }
 

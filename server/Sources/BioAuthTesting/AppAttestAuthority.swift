@@ -20,35 +20,24 @@ package struct AppAttestAuthority: @unchecked Sendable {
         intermediateKey = P384.Signing.PrivateKey()
         self.validity = validity
         let rootName = try DistinguishedName { CommonName("BioAuth Test App Attestation Root CA") }
-        root = try Certificate(
-            version: .v3,
-            serialNumber: .init(),
-            publicKey: .init(rootKey.publicKey),
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: rootName,
+        root = try TestCertificateAuthority.certificate(
             subject: rootName,
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            },
-            issuerPrivateKey: .init(rootKey)
-        )
-        intermediate = try Certificate(
-            version: .v3,
-            serialNumber: .init(),
-            publicKey: .init(intermediateKey.publicKey),
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
+            publicKey: .init(rootKey.publicKey),
             issuer: rootName,
-            subject: try DistinguishedName { CommonName("BioAuth Test App Attestation CA 1") },
+            issuerKey: .init(rootKey),
             signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            },
-            issuerPrivateKey: .init(rootKey)
+            validity: validity,
+            crlSign: true
+        )
+        intermediate = try TestCertificateAuthority.certificate(
+            subject: try DistinguishedName { CommonName("BioAuth Test App Attestation CA 1") },
+            publicKey: .init(intermediateKey.publicKey),
+            issuer: rootName,
+            issuerKey: .init(rootKey),
+            signatureAlgorithm: .ecdsaWithSHA384,
+            validity: validity,
+            pathLength: 0,
+            crlSign: true
         )
     }
 

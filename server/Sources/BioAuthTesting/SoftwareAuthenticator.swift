@@ -262,20 +262,13 @@ package struct AttestationCA: @unchecked Sendable {
             CommonName(commonName)
         }
         self.validity = validity
-        root = try Certificate(
-            version: .v3,
-            serialNumber: .init(),
-            publicKey: .init(rootKey.publicKey),
-            notValidBefore: validity.lowerBound,
-            notValidAfter: validity.upperBound,
-            issuer: name,
+        root = try TestCertificateAuthority.certificate(
             subject: name,
+            publicKey: .init(rootKey.publicKey),
+            issuer: name,
+            issuerKey: .init(rootKey),
             signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true))
-            },
-            issuerPrivateKey: .init(rootKey)
+            validity: validity
         )
     }
 
