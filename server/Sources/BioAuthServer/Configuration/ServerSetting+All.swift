@@ -139,19 +139,11 @@ extension ServerSetting {
         "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited"
     )
     /// `--trust-forwarded-for`.
-    package static let trustForwardedFor = ServerSetting(
-        flag: "trust-forwarded-for",
-        summary: "Take the client address from X-Forwarded-For (only behind a proxy that sets it)",
-        isSwitch: true,
-        value: { String($0.trustForwardedFor) }
-    ) { configuration, text in
-        switch text.lowercased() {
-        case "1", "true", "yes": configuration.trustForwardedFor = true
-        case "0", "false", "no", "": configuration.trustForwardedFor = false
-        default: return .notAValue
-        }
-        return .written
-    }
+    package static let trustForwardedFor = toggle(
+        "trust-forwarded-for",
+        \.trustForwardedFor,
+        "Take the client address from X-Forwarded-For (only behind a proxy that sets it)"
+    )
     /// `--request-timeout`.
     package static let requestTimeout = duration(
         "request-timeout",
@@ -236,15 +228,12 @@ extension ServerSetting {
         "How recent a sign-in or re-authentication with the password, a biometric key or a passkey must be to add a device key, a passkey or a PIN, or to change the password"
     )
     /// `--pin-key-file`.
-    package static let pinKeyFile = ServerSetting(
-        flag: "pin-key-file",
-        summary: "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
-        defaultText: "beside a SQLite database, its path + .pin-key, created at first start",
-        value: { $0.pinKeyFile }
-    ) { configuration, text in
-        configuration.pinKeyFile = text
-        return .written
-    }
+    package static let pinKeyFile = file(
+        "pin-key-file",
+        \.pinKeyFile,
+        "File of the server keys PIN hashes are made with; required with PostgreSQL (the same file on every instance)",
+        defaultText: "beside a SQLite database, its path + .pin-key, created at first start"
+    )
     /// `--relying-party-name`.
     package static let relyingPartyName = text(
         "relying-party-name",
@@ -285,14 +274,11 @@ extension ServerSetting {
         isValid: { ["none", "direct"].contains($0) }
     )
     /// `--webauthn-trust-roots`.
-    package static let webAuthnTrustRoots = ServerSetting(
-        flag: "webauthn-trust-roots",
-        summary: "PEM file of the attestation roots --webauthn-attestation direct accepts",
-        value: { $0.webAuthnTrustRootsFile }
-    ) { configuration, text in
-        configuration.webAuthnTrustRootsFile = text
-        return .written
-    }
+    package static let webAuthnTrustRoots = file(
+        "webauthn-trust-roots",
+        \.webAuthnTrustRootsFile,
+        "PEM file of the attestation roots --webauthn-attestation direct accepts"
+    )
     /// `--key-attestation`.
     package static let keyAttestation = text(
         "key-attestation",
@@ -308,19 +294,11 @@ extension ServerSetting {
         isValid: { AndroidAllowedApp($0) != nil }
     )
     /// `--android-require-strongbox`.
-    package static let androidRequireStrongBox = ServerSetting(
-        flag: "android-require-strongbox",
-        summary: "Accept only Android keys in StrongBox, not in the TEE",
-        isSwitch: true,
-        value: { String($0.androidRequireStrongBox) }
-    ) { configuration, text in
-        switch text.lowercased() {
-        case "1", "true", "yes": configuration.androidRequireStrongBox = true
-        case "0", "false", "no", "": configuration.androidRequireStrongBox = false
-        default: return .notAValue
-        }
-        return .written
-    }
+    package static let androidRequireStrongBox = toggle(
+        "android-require-strongbox",
+        \.androidRequireStrongBox,
+        "Accept only Android keys in StrongBox, not in the TEE"
+    )
     /// `--android-boot`.
     package static let androidBoot = text(
         "android-boot",
@@ -329,23 +307,17 @@ extension ServerSetting {
         isValid: { AndroidAttestationPolicy.BootPolicy(rawValue: $0) != nil }
     )
     /// `--android-attestation-roots`.
-    package static let androidAttestationRoots = ServerSetting(
-        flag: "android-attestation-roots",
-        summary: "PEM file of Android attestation roots accepted besides Google's",
-        value: { $0.androidAttestationRootsFile }
-    ) { configuration, text in
-        configuration.androidAttestationRootsFile = text
-        return .written
-    }
+    package static let androidAttestationRoots = file(
+        "android-attestation-roots",
+        \.androidAttestationRootsFile,
+        "PEM file of Android attestation roots accepted besides Google's"
+    )
     /// `--android-revocations`.
-    package static let androidRevocations = ServerSetting(
-        flag: "android-revocations",
-        summary: "Google's attestation status list (https://android.googleapis.com/attestation/status) as a file; refresh it daily",
-        value: { $0.androidRevocationsFile }
-    ) { configuration, text in
-        configuration.androidRevocationsFile = text
-        return .written
-    }
+    package static let androidRevocations = file(
+        "android-revocations",
+        \.androidRevocationsFile,
+        "Google's attestation status list (https://android.googleapis.com/attestation/status) as a file; refresh it daily"
+    )
     /// `--app-attest-app-id`, repeatable.
     package static let appAttestAppID = list(
         "app-attest-app-id",

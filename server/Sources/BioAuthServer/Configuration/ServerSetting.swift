@@ -91,6 +91,31 @@ package struct ServerSetting: Sendable {
         }
     }
 
+    /// A switch: present (or `1`, `true`, `yes`) sets it, `0`, `false`, `no` or empty clears it.
+    static func toggle(_ flag: String, _ keyPath: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ summary: String) -> ServerSetting {
+        ServerSetting(flag: flag, summary: summary, isSwitch: true, value: { String($0[keyPath: keyPath]) }) { configuration, text in
+            switch text.lowercased() {
+            case "1", "true", "yes": configuration[keyPath: keyPath] = true
+            case "0", "false", "no", "": configuration[keyPath: keyPath] = false
+            default: return .notAValue
+            }
+            return .written
+        }
+    }
+
+    /// A file's path, read (and checked) at start.
+    static func file(
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, String?> & Sendable,
+        _ summary: String,
+        defaultText: String? = nil
+    ) -> ServerSetting {
+        ServerSetting(flag: flag, summary: summary, defaultText: defaultText, value: { $0[keyPath: keyPath] }) { configuration, text in
+            configuration[keyPath: keyPath] = text
+            return .written
+        }
+    }
+
     /// A list given by repeating the flag (joined with commas on the way in) or as a
     /// comma-separated variable; each item must pass `isValid`.
     static func list(
