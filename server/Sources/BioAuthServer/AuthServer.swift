@@ -94,10 +94,10 @@ package struct AuthServer: Sendable {
         configuration: ServerConfiguration,
         logger: Logger = Logger(label: "bioauth")
     ) async throws -> AccountAdministration {
-        AccountAdministration(
+        let database = try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger)
+        return AccountAdministration(
             configuration: configuration,
-            database: try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger),
-            time: .system
+            core: AccountCore(configuration: configuration, database: database, time: .system, metrics: ServerMetrics())
         )
     }
 
@@ -178,7 +178,7 @@ package struct AuthServer: Sendable {
         )
         party.topOrigins = Set(configuration.webAuthnTopOrigins)
         party.userVerification = configuration.webAuthnUserVerification
-        if configuration.webAuthnAttestation == "direct" {
+        if configuration.webAuthnAttestation == .direct {
             guard let file = configuration.webAuthnTrustRootsFile else {
                 throw SettingError("--webauthn-attestation direct needs --webauthn-trust-roots (a PEM file of attestation roots).")
             }
@@ -197,7 +197,7 @@ package struct AuthServer: Sendable {
     /// The device-key evidence policy the configuration describes: Google's roots and the
     /// operator's, the status list, the allowed apps. `prefer` and `require` need an allowed app.
     package static func keyAttestationPolicy(_ configuration: ServerConfiguration) throws -> KeyAttestationPolicy {
-        let mode = KeyAttestationMode(rawValue: configuration.keyAttestation) ?? .none
+        let mode = configuration.keyAttestation
         guard mode != .none else { return KeyAttestationPolicy(mode: .none) }
         let androidApps = configuration.androidAllowedApps.compactMap(AndroidAllowedApp.init)
         let appIDs = configuration.appAttestAppIDs
@@ -220,16 +220,18 @@ package struct AuthServer: Sendable {
                 }
                 revocations = list
             }
-            let boot = AndroidAttestationPolicy.BootPolicy(rawValue: configuration.androidBoot) ?? .verified
             policy.android = AndroidKeyAttestationVerifier(
                 roots: roots,
                 revocations: revocations,
-                policy: AndroidAttestationPolicy(allowedApps: androidApps, requireStrongBox: configuration.androidRequireStrongBox, boot: boot)
+                policy: AndroidAttestationPolicy(
+                    allowedApps: androidApps,
+                    requireStrongBox: configuration.androidRequireStrongBox,
+                    boot: configuration.androidBoot
+                )
             )
         }
         if !appIDs.isEmpty {
-            let environment = AppAttestEnvironment(rawValue: configuration.appAttestEnvironment) ?? .production
-            policy.appAttest = AppAttestVerifier(policy: AppAttestPolicy(appIDs: appIDs, environment: environment))
+            policy.appAttest = AppAttestVerifier(policy: AppAttestPolicy(appIDs: appIDs, environment: configuration.appAttestEnvironment))
         }
         return policy
     }

@@ -14,7 +14,7 @@ struct ClientAppAttestTests {
 
     static func withServer(_ body: (LoopbackServer) async throws -> Void) async throws {
         let server = try await LoopbackServer.start(appAttestRoots: [authority.root]) { configuration in
-            configuration.keyAttestation = "require"
+            configuration.keyAttestation = .require
             configuration.appAttestAppIDs = [appID]
         }
         do {

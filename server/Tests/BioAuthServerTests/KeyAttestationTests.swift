@@ -30,7 +30,7 @@ struct KeyAttestationTests {
 
     static func run(_ mode: KeyAttestationMode, _ body: @escaping @Sendable (TestServer) async throws -> Void) async throws {
         let configure: (inout ServerConfiguration) -> Void = { configuration in
-            configuration.keyAttestation = mode.rawValue
+            configuration.keyAttestation = mode
             configuration.androidAllowedApps = [app.description]
             configuration.androidAttestationRootsFile = rootsFile
             configuration.appAttestAppIDs = [appID]

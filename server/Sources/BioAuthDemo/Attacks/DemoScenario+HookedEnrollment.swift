@@ -28,7 +28,7 @@ extension DemoScenario {
         let server = try await LoopbackServer.start(clock: .system()) { configuration in
             configuration.relyingPartyID = LoopbackServer.demoRelyingPartyID
             configuration.passwordHashCost = 10
-            configuration.keyAttestation = KeyAttestationMode.require.rawValue
+            configuration.keyAttestation = .require
             configuration.androidAllowedApps = [bank.description]
             configuration.androidAttestationRootsFile = rootsFile.path
         }

@@ -2,7 +2,9 @@ import BioAuthProtocol
 import Foundation
 
 /// The one account core: every sign-in (the password, a one-time password, a biometric key, a
-/// PIN, a passkey) and every re-authentication of a session ends here, under the same rules.
+/// PIN, a passkey) and every re-authentication of a session ends here, under the same rules, and
+/// every credential change and sign-up goes through it (``change(_:apply:)``,
+/// ``createAccount(username:passwordHash:)``).
 ///
 /// A credential type checks its answer (a hash, a signature, an assertion) and hands the core a
 /// ``FactorProof``. The core then, in one transaction with the session's insert
@@ -151,6 +153,21 @@ struct AccountCore: Sendable {
         case .sessionEnded:
             throw Rejection(.invalidSession, "The session has ended.")
         }
+    }
+}
+
+extension AccountCore {
+    /// The core over `database` with `configuration`'s lockout and session policies, on the
+    /// database's clock.
+    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, metrics: ServerMetrics) {
+        self.init(
+            database: database,
+            lockouts: configuration.lockoutPolicy,
+            sessions: configuration.sessionPolicy,
+            clock: DatabaseClock(flavor: database.flavor, time: time),
+            time: time,
+            metrics: metrics
+        )
     }
 }
 

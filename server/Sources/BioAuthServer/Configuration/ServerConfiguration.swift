@@ -1,3 +1,4 @@
+import BioAuthAttestation
 import BioAuthProtocol
 import BioAuthWebAuthn
 import Foundation
@@ -109,18 +110,18 @@ package struct ServerConfiguration: Sendable {
     package var webAuthnUserVerification: RelyingParty.UserVerification = .required
     /// `none` (the default: no attestation asked for) or `direct` (a certified authenticator
     /// whose chain leads to one of ``webAuthnTrustRootsFile``'s roots).
-    package var webAuthnAttestation: String = "none"
+    package var webAuthnAttestation: WebAuthnAttestation = .none
     /// A PEM file of the attestation roots `direct` accepts.
     package var webAuthnTrustRootsFile: String?
     /// Hardware evidence for device keys: `none` (not asked for), `prefer` (verified, recorded and
     /// shown; a key without it still registers) or `require`.
-    package var keyAttestation: String = "none"
+    package var keyAttestation: KeyAttestationMode = .none
     /// Android apps whose keys are accepted: `package:SHA-256 of the signing certificate`.
     package var androidAllowedApps: [String] = []
     /// Accept only StrongBox keys from Android, not TEE ones.
     package var androidRequireStrongBox: Bool = false
     /// The Android boot states accepted: `verified`, `self-signed` or `any`.
-    package var androidBoot: String = "verified"
+    package var androidBoot: AndroidAttestationPolicy.BootPolicy = .verified
     /// A PEM file of Android attestation roots accepted besides Google's.
     package var androidAttestationRootsFile: String?
     /// Google's attestation status list, as a JSON file the operator refreshes.
@@ -128,12 +129,20 @@ package struct ServerConfiguration: Sendable {
     /// iOS apps whose keys are accepted: `TEAMID.bundle.id`.
     package var appAttestAppIDs: [String] = []
     /// The App Attest environment accepted: `production` or `development`.
-    package var appAttestEnvironment: String = "production"
+    package var appAttestEnvironment: AppAttestEnvironment = .production
     /// The least severe log messages written.
     package var logLevel: Logger.Level = .info
 
     /// The defaults of `bioauth serve`.
     package init() {}
+}
+
+/// What passkey attestation a server asks for (`--webauthn-attestation`).
+package enum WebAuthnAttestation: String, Sendable, CaseIterable {
+    /// None asked for.
+    case none
+    /// Only authenticators whose chain leads to one of the operator's roots.
+    case direct
 }
 
 extension ServerConfiguration {

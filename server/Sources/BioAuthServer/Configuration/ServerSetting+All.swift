@@ -257,21 +257,16 @@ extension ServerSetting {
         isValid: Self.isOrigin
     )
     /// `--webauthn-user-verification`.
-    package static let webAuthnUserVerification = ServerSetting(
-        flag: "webauthn-user-verification",
-        summary: "required (a passkey must verify its user) or preferred",
-        value: { $0.webAuthnUserVerification.rawValue }
-    ) { configuration, text in
-        guard let value = RelyingParty.UserVerification(rawValue: text) else { return .notAValue }
-        configuration.webAuthnUserVerification = value
-        return .written
-    }
+    package static let webAuthnUserVerification = choice(
+        "webauthn-user-verification",
+        \.webAuthnUserVerification,
+        "required (a passkey must verify its user) or preferred"
+    )
     /// `--webauthn-attestation`.
-    package static let webAuthnAttestation = text(
+    package static let webAuthnAttestation = choice(
         "webauthn-attestation",
         \.webAuthnAttestation,
-        "none, or direct (only authenticators certified by --webauthn-trust-roots)",
-        isValid: { ["none", "direct"].contains($0) }
+        "none, or direct (only authenticators certified by --webauthn-trust-roots)"
     )
     /// `--webauthn-trust-roots`.
     package static let webAuthnTrustRoots = file(
@@ -280,11 +275,10 @@ extension ServerSetting {
         "PEM file of the attestation roots --webauthn-attestation direct accepts"
     )
     /// `--key-attestation`.
-    package static let keyAttestation = text(
+    package static let keyAttestation = choice(
         "key-attestation",
         \.keyAttestation,
-        "Hardware evidence for device keys: none, prefer (verified and shown; keys without it still register) or require",
-        isValid: { KeyAttestationMode(rawValue: $0) != nil }
+        "Hardware evidence for device keys: none, prefer (verified and shown; keys without it still register) or require"
     )
     /// `--android-allowed-app`, repeatable.
     package static let androidAllowedApp = list(
@@ -300,11 +294,10 @@ extension ServerSetting {
         "Accept only Android keys in StrongBox, not in the TEE"
     )
     /// `--android-boot`.
-    package static let androidBoot = text(
+    package static let androidBoot = choice(
         "android-boot",
         \.androidBoot,
-        "The Android boot states accepted: verified, self-signed (a locked bootloader with the user's key) or any",
-        isValid: { AndroidAttestationPolicy.BootPolicy(rawValue: $0) != nil }
+        "The Android boot states accepted: verified, self-signed (a locked bootloader with the user's key) or any"
     )
     /// `--android-attestation-roots`.
     package static let androidAttestationRoots = file(
@@ -326,11 +319,10 @@ extension ServerSetting {
         isValid: Self.isAppID
     )
     /// `--app-attest-environment`.
-    package static let appAttestEnvironment = text(
+    package static let appAttestEnvironment = choice(
         "app-attest-environment",
         \.appAttestEnvironment,
-        "The App Attest environment accepted: production or development",
-        isValid: { AppAttestEnvironment(rawValue: $0) != nil }
+        "The App Attest environment accepted: production or development"
     )
     /// `--log-level`.
     package static let logLevel = ServerSetting(

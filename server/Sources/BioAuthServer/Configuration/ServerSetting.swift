@@ -77,6 +77,19 @@ package struct ServerSetting: Sendable {
         self.write = write
     }
 
+    /// A setting with a fixed set of values, parsed once here into its type: anything else is refused.
+    static func choice<Value: RawRepresentable & Sendable>(
+        _ flag: String,
+        _ keyPath: WritableKeyPath<ServerConfiguration, Value> & Sendable,
+        _ summary: String
+    ) -> ServerSetting where Value.RawValue == String {
+        ServerSetting(flag: flag, summary: summary, value: { $0[keyPath: keyPath].rawValue }) { configuration, text in
+            guard let value = Value(rawValue: text) else { return .notAValue }
+            configuration[keyPath: keyPath] = value
+            return .written
+        }
+    }
+
     /// A text setting; `isValid` refuses what the server cannot use.
     static func text(
         _ flag: String,

@@ -109,6 +109,27 @@ struct LockoutPolicy: Sendable {
         return min(longest, first.multipliedReportingOverflow(by: 1 << doublings).overflow ? longest : first << doublings)
     }
 
+    /// What a credential change renews, as far as the failure counters go.
+    enum Renewal: Sendable {
+        /// A new password: the failures were against the old one.
+        case password
+        /// A new PIN.
+        case pin
+        /// An operator's unlock.
+        case unlock
+        /// A new account: failures guessed at its username before it existed do not pass to it.
+        case newAccount
+    }
+
+    /// The counters a credential change that renews `renewal` clears.
+    static func cleared(byRenewalOf renewal: Renewal) -> [Factor] {
+        switch renewal {
+        case .password: [.password]
+        case .pin: [.pin]
+        case .unlock, .newAccount: [.password, .pin]
+        }
+    }
+
     /// The counters a success of `factor` clears: a password sign-in also unlocks the PIN.
     static func cleared(bySuccessOf factor: AuthenticationMethod) -> [Factor] {
         switch factor {

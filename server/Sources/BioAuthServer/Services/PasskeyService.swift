@@ -7,10 +7,12 @@ import Foundation
 /// this type binds them to storage: the single-use challenge, the credential's owner, the
 /// credential id's uniqueness, the audit trail.
 struct PasskeyService: Sendable {
-    let database: any DatabaseProvider
+    /// The account core every passkey added or revoked goes through.
+    let core: AccountCore
+    var database: any DatabaseProvider { core.database }
+    var time: TimeSource { core.time }
     let relyingParty: RelyingParty
     let stepUp: StepUp
-    let time: TimeSource
     let challengeTTL: Duration
     let maxPasskeysPerUser: Int
 
@@ -69,18 +71,10 @@ struct PasskeyService: Sendable {
             verdict = .failure(error)
         }
         let now = time.now()
-        enum Outcome: Sendable {
-            case added(StoredPasskey)
-            case spent
-            case refused(WebAuthnError)
-            case duplicate, tooMany
-        }
-        let id = SecureRandom.identifier(.passkey)
-        let outcome = try await database.transaction { db -> Outcome in
-            guard try await WebAuthnChallengeTable.consume(db, id: request.ceremonyID, ceremony: .registration, now: now) else { return .spent }
-            let registration: VerifiedRegistration
-            switch verdict {
-            case .failure(let error):
+        // The ceremony's challenge is spent by any well-formed attempt, whatever comes after.
+        let spent = try await database.transaction { db -> Bool in
+            guard try await WebAuthnChallengeTable.consume(db, id: request.ceremonyID, ceremony: .registration, now: now) else { return false }
+            if case .failure = verdict {
                 try await AuditLog.record(
                     db,
                     userID: caller.userID,
@@ -89,12 +83,15 @@ struct PasskeyService: Sendable {
                     at: now,
                     sessionID: caller.sessionID
                 )
-                return .refused(error)
-            case .success(let verified): registration = verified
             }
+            return true
+        }
+        guard spent else { throw Rejection(.challengeInvalid, "The registration ceremony has expired or was already used; start again.") }
+        let registration = try verdict.mapError(Rejection.init).get()
+        let id = SecureRandom.identifier(.passkey)
+        let stored = try await core.change(.passkeyAdded(id, by: caller)) { db, now in
             // The cap again, where the passkey is stored: ceremonies opened under it may finish together.
-            try await UserTable.lock(db, id: caller.userID)
-            guard try await PasskeyTable.activeCount(db, userID: caller.userID) < maxPasskeysPerUser else { return .tooMany }
+            guard try await PasskeyTable.activeCount(db, userID: caller.userID) < maxPasskeysPerUser else { throw tooMany }
             guard try await PasskeyTable.find(db, credentialID: registration.credentialID, anyStatus: true) == nil,
                 try await PasskeyTable.insert(
                     db,
@@ -104,26 +101,12 @@ struct PasskeyService: Sendable {
                     label: label,
                     now: now,
                     isUniqueViolation: database.isUniqueViolation
-                )
-            else { return .duplicate }
-            try await AuditLog.record(
-                db,
-                userID: caller.userID,
-                type: .passkeyRegistered,
-                outcome: .success,
-                at: now,
-                passkeyID: id,
-                sessionID: caller.sessionID
-            )
-            return .added(try await PasskeyTable.find(db, id: id, userID: caller.userID)!)
-        }
-        switch outcome {
-        case .added(let stored): return Passkey(stored)
-        case .spent: throw Rejection(.challengeInvalid, "The registration ceremony has expired or was already used; start again.")
-        case .refused(let error): throw Rejection(error)
-        case .duplicate: throw Rejection(.duplicateRegistration, "This passkey is already registered.")
-        case .tooMany: throw tooMany
-        }
+                ),
+                let stored = try await PasskeyTable.find(db, id: id, userID: caller.userID)
+            else { throw Rejection(.duplicateRegistration, "This passkey is already registered.") }
+            return stored
+        }.result
+        return Passkey(stored)
     }
 
     /// The caller's passkeys, newest first.
@@ -155,22 +138,7 @@ struct PasskeyService: Sendable {
     /// Revokes one of the caller's passkeys and ends the sessions it signed in, except the
     /// caller's own.
     func delete(id: String, for caller: Caller) async throws {
-        let now = time.now()
-        let revoked = try await database.transaction { db -> Bool in
-            guard !(try await PasskeyTable.revoke(db, id: id, userID: caller.userID, now: now)).isEmpty else { return false }
-            try await SessionTable.revokeSigned(db, by: .passkey(id), sparing: caller.sessionID, now: now)
-            try await AuditLog.record(
-                db,
-                userID: caller.userID,
-                type: .passkeyDeleted,
-                outcome: .success,
-                at: now,
-                passkeyID: id,
-                sessionID: caller.sessionID
-            )
-            return true
-        }
-        guard revoked else { throw Rejection(.notFound, "No such passkey.") }
+        try await core.change(.passkeyRevoked(id, by: caller))
     }
 
     private var tooMany: Rejection {

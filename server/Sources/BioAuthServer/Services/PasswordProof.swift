@@ -22,6 +22,8 @@ struct PasswordProof: FactorProof {
     var refusal: Rejection { Self.invalidCredentials }
     /// A password changed (or a one-time password spent) while it was checked is wrong now.
     var stale: Rejection { Self.invalidCredentials }
+    /// A one-time password a racing sign-in spent first is wrong now too.
+    var credentialGone: Rejection { Self.invalidCredentials }
 
     /// The one answer to every wrong secret and unknown account.
     static var invalidCredentials: Rejection {

@@ -7,8 +7,10 @@ import Foundation
 /// Starting a registration turns a session into a lasting credential, so it needs a recent
 /// strong authentication (``StepUp``).
 struct RegistrationService: Sendable {
-    let database: any DatabaseProvider
-    let time: TimeSource
+    /// The account core every registration's change goes through.
+    let core: AccountCore
+    var database: any DatabaseProvider { core.database }
+    var time: TimeSource { core.time }
     let stepUp: StepUp
     let relyingPartyID: String
     let challengeTTL: Duration
@@ -73,10 +75,10 @@ struct RegistrationService: Sendable {
         let registrationID = SecureRandom.identifier(.registration)
         let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
         let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
-        try await database.transaction { db in
-            // The counts below decide the insert: lock the user's row so that concurrent starts on
-            // PostgreSQL (READ COMMITTED, several instances) queue here, as SQLite's writers do.
-            try await UserTable.lock(db, id: caller.userID)
+        // The core locks the user's row first, so that concurrent starts on PostgreSQL (READ
+        // COMMITTED, several instances) queue before the counts below decide the insert, as SQLite's
+        // writers do.
+        try await core.change(.deviceKeyStarted(registrationID, kind: new.kind, by: caller)) { db, _ in
             let held = try await RegistrationTable.count(db, userID: caller.userID, pendingOnly: false)
             guard held < maxRegistrationsPerUser else {
                 throw Rejection(.tooManyRegistrations, "At most \(maxRegistrationsPerUser) registrations per user; delete one first.")
@@ -116,16 +118,6 @@ struct RegistrationService: Sendable {
                 now: now,
                 expiresAt: expiresAt
             )
-            if new.kind == .biometric {
-                try await AuditLog.record(
-                    db,
-                    userID: caller.userID,
-                    type: .registrationStarted,
-                    outcome: .success,
-                    at: now,
-                    registrationID: registrationID
-                )
-            }
         }
         return RegistrationStartResponse(registrationID: registrationID, challenge: challenge, expiresAt: expiresAt)
     }
@@ -157,25 +149,14 @@ struct RegistrationService: Sendable {
             }
             throw SignatureRules.invalid
         }
-        return try await database.transaction { db in
+        return try await core.change(.deviceKeyAdded(registrationID, kind: stored.wire.kind, by: caller)) { db, _ in
             guard try await RegistrationTable.activate(db, id: registrationID),
                 let registration = try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
             else {
                 throw Rejection(.registrationNotFound, "The registration was deleted meanwhile.")
             }
-            if stored.wire.kind == .pin {
-                // One PIN per account: it lives on the device that set it last.
-                let previous = try await RegistrationTable.liveIDs(db, userID: caller.userID, kind: .pin, except: registrationID)
-                for id in previous {
-                    try await Self.revoke(db, registrationID: id, sparing: caller.sessionID, now: now)
-                }
-                if let key = try await UserTable.usernameKey(db, id: caller.userID) {
-                    try await FactorFailureTable.clear(db, usernameKey: key, factors: [.pin])
-                }
-            }
-            try await AuditLog.record(db, userID: caller.userID, type: event, outcome: .success, at: now, registrationID: registrationID)
             return registration.wire
-        }
+        }.result
     }
 
     /// The caller's pending and active registrations, newest first.
@@ -210,29 +191,7 @@ struct RegistrationService: Sendable {
     /// in ends except the caller's own (turning biometric sign-in off, or on again, from a session
     /// the key signed in does not sign the user out).
     func delete(id registrationID: String, for caller: Caller) async throws {
-        let now = time.now()
-        let deleted = try await database.transaction { db -> Bool in
-            guard try await RegistrationTable.find(db, id: registrationID, userID: caller.userID) != nil else { return false }
-            try await Self.revoke(db, registrationID: registrationID, sparing: caller.sessionID, now: now)
-            try await AuditLog.record(
-                db,
-                userID: caller.userID,
-                type: .registrationDeleted,
-                outcome: .success,
-                at: now,
-                registrationID: registrationID
-            )
-            return true
-        }
-        guard deleted else { throw Rejection(.registrationNotFound, "No such registration.") }
-    }
-
-    /// Revokes a registration inside the caller's transaction: status, challenges, and the sessions
-    /// it signed in (all of them, or all but `sparing`).
-    static func revoke(_ db: any StatementDatabase, registrationID: String, sparing sessionID: String?, now: Date) async throws {
-        try await RegistrationTable.revoke(db, id: registrationID, now: now)
-        try await ChallengeTable.deleteAll(db, registrationID: registrationID)
-        try await SessionTable.revokeSigned(db, by: .registration(registrationID), sparing: sessionID, now: now)
+        try await core.change(.deviceKeyRevoked(registrationID, by: caller))
     }
 
     private var duplicateRegistration: Rejection {
@@ -241,12 +200,11 @@ struct RegistrationService: Sendable {
 }
 
 extension RegistrationService {
-    /// Device-key registrations over `database` with `configuration`'s relying party, challenge
+    /// Device-key registrations through `core` with `configuration`'s relying party, challenge
     /// lifetime and per-user limits.
-    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, stepUp: StepUp, attestations: KeyAttestationService) {
+    init(configuration: ServerConfiguration, core: AccountCore, stepUp: StepUp, attestations: KeyAttestationService) {
         self.init(
-            database: database,
-            time: time,
+            core: core,
             stepUp: stepUp,
             relyingPartyID: configuration.relyingPartyID,
             challengeTTL: configuration.challengeTTL,

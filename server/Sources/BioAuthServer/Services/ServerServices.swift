@@ -53,15 +53,8 @@ struct ServerServices: Sendable {
         challengeRate: ChallengeRateLimit,
         logger: Logger
     ) {
-        let clock = DatabaseClock(flavor: database.flavor, time: time)
-        let core = AccountCore(
-            database: database,
-            lockouts: configuration.lockoutPolicy,
-            sessions: configuration.sessionPolicy,
-            clock: clock,
-            time: time,
-            metrics: metrics
-        )
+        let core = AccountCore(configuration: configuration, database: database, time: time, metrics: metrics)
+        let clock = core.clock
         let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: hashing)
         let check = PasswordCheck(hasher: hasher, core: core)
         // Device keys are remembered after their first use (they never change; each instance keeps its own).
@@ -82,8 +75,7 @@ struct ServerServices: Sendable {
         )
         let registrations = RegistrationService(
             configuration: configuration,
-            database: database,
-            time: time,
+            core: core,
             stepUp: stepUp,
             attestations: keyAttestations
         )
@@ -95,7 +87,7 @@ struct ServerServices: Sendable {
             decoyKey: pinKeys.current
         )
         self.core = core
-        self.sessions = SessionService(database: database, time: time, policy: configuration.sessionPolicy)
+        self.sessions = SessionService(core: core)
         self.accounts = AccountService(database: database, check: check, stepUp: stepUp)
         self.passwordSignIn = PasswordSignInService(database: database, check: check, core: core)
         self.registrations = registrations
@@ -116,10 +108,9 @@ struct ServerServices: Sendable {
             assertions: assertions
         )
         self.passkeys = PasskeyService(
-            database: database,
+            core: core,
             relyingParty: relyingParty,
             stepUp: stepUp,
-            time: time,
             challengeTTL: ttl,
             maxPasskeysPerUser: configuration.maxRegistrationsPerUser
         )
@@ -132,6 +123,6 @@ struct ServerServices: Sendable {
         )
         self.audit = AuditLog(database: database)
         self.housekeeping = Housekeeping(configuration: configuration, database: database, time: time, clock: clock, logger: logger)
-        self.administration = AccountAdministration(configuration: configuration, database: database, time: time)
+        self.administration = AccountAdministration(configuration: configuration, core: core)
     }
 }

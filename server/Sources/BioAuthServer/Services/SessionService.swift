@@ -3,9 +3,10 @@ import Foundation
 
 /// Sessions: issuing tokens, recognising them, listing and ending sessions.
 struct SessionService: Sendable {
-    let database: any DatabaseProvider
-    let time: TimeSource
-    let policy: SessionPolicy
+    let core: AccountCore
+    var database: any DatabaseProvider { core.database }
+    var time: TimeSource { core.time }
+    var policy: SessionPolicy { core.sessions }
 
     /// The caller a bearer token names, if the session is live (and, with an idle timeout, was used
     /// within it). Text that cannot be a token this server issued is refused without a query.
@@ -38,25 +39,7 @@ struct SessionService: Sendable {
 
     /// Ends one of the caller's live sessions (the current one or another).
     func revoke(_ sessionID: String, of caller: Caller) async throws {
-        let now = time.now()
-        let isCurrent = sessionID == caller.sessionID
-        let ended = try await database.transaction { db in
-            guard try await SessionTable.revoke(db, id: sessionID, userID: caller.userID, now: now) else { return false }
-            try await AuditLog.record(
-                db,
-                userID: caller.userID,
-                type: isCurrent ? .sessionSignedOut : .sessionRevoked,
-                outcome: .success,
-                at: now,
-                sessionID: sessionID
-            )
-            return true
-        }
-        guard ended else {
-            throw isCurrent
-                ? Rejection(.invalidSession, "The session has ended.")
-                : Rejection(.notFound, "No such session.")
-        }
+        try await core.change(.sessionEnded(sessionID, by: caller))
     }
 
     /// Ends every live session of the caller's user except the caller's own ("sign out
@@ -64,13 +47,7 @@ struct SessionService: Sendable {
     /// returns how many ended.
     @discardableResult
     func revokeOthers(of caller: Caller) async throws -> Int {
-        let now = time.now()
-        return try await database.transaction { db in
-            try await UserTable.advanceEpoch(db, id: caller.userID)
-            let ended = try await SessionTable.revokeAll(db, userID: caller.userID, sparing: caller.sessionID, now: now)
-            try await AuditLog.record(db, userID: caller.userID, type: .otherSessionsRevoked, outcome: .success, at: now, sessionID: caller.sessionID)
-            return ended
-        }
+        try await core.change(.otherSessionsEnded(by: caller)).sessions
     }
 
     /// A live session with its user, inside the caller's transaction.

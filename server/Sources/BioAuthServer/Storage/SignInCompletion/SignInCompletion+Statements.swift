@@ -11,11 +11,8 @@ extension SignInCompletion {
         guard holds else { return .failed(locked: try await recordFailure(db)) }
         guard let userID, let account = try await UserTable.account(db, id: userID, epoch: epoch, factor: factor, now: now) else { return .stale }
         if let verdict = Self.verdict(onState: account.state) { return verdict }
-        guard try await markUsed(userID: userID, db) else { return .credentialGone }
+        guard try await markUsed(userID: userID, oneTimePassword: account.passwordChangeRequired, db) else { return .credentialGone }
         try await FactorFailureTable.clear(db, usernameKey: account.usernameKey, factors: success.clears)
-        if account.passwordChangeRequired, factor == .password {
-            try await UserTable.spendOneTimePassword(db, id: userID, now: now)
-        }
         let session: Session
         switch success.purpose {
         case .newSession(var new, let tokenDigest):
@@ -74,11 +71,11 @@ extension SignInCompletion {
         return locked
     }
 
-    /// Records the credential's use; `false` when it is no longer current.
-    private func markUsed(userID: String, _ db: any StatementDatabase) async throws -> Bool {
+    /// Records the credential's use (spending a one-time password); `false` when it is no longer current.
+    private func markUsed(userID: String, oneTimePassword: Bool, _ db: any StatementDatabase) async throws -> Bool {
         switch credential {
         case .password:
-            true
+            oneTimePassword ? try await UserTable.spendOneTimePassword(db, id: userID, now: now) : true
         case .deviceKey(let registrationID, let newPINHash):
             try await RegistrationTable.markUsed(db, id: registrationID, userID: userID, now: now, newPINHash: newPINHash)
         case .passkey(let id, let verifiedSignCount, let signCount, let backedUp):

@@ -13,8 +13,8 @@ import Foundation
 /// every data-modifying step of a statement whether it runs or not, which cost a text for all
 /// credentials about 0.2 ms a sign-in.
 ///
-/// The account's row is read `FOR KEY SHARE`: a credential change (``UserTable/advanceEpoch(_:id:)``)
-/// takes `FOR UPDATE` on it first, so a completion either finishes before the change begins, and
+/// The account's row is read `FOR KEY SHARE`: a credential change (``AccountCore/change(_:apply:)``)
+/// takes `FOR UPDATE` on it first (``UserTable/lock(_:id:)``), so a completion either finishes before the change begins, and
 /// the change then ends the session it made, or waits for the change and sees its new epoch.
 enum SignInCompletionStatement {
     /// Runs `completion` as the statement and reads its verdict.
@@ -175,10 +175,15 @@ enum SignInCompletionStatement {
         switch factor {
         case .biometric, .pin: steps += [usedKey, "used AS (SELECT user_id FROM used_key)"]
         case .passkey: steps += [usedPasskey, "used AS (SELECT user_id FROM used_passkey)"]
-        case .password: steps.append("used AS (SELECT id AS user_id FROM account)")
+        case .password:
+            // A one-time password is current only if this completion spends it: of two racing
+            // sign-ins with it, the second's UPDATE waits for the first's and then finds it spent.
+            steps += [
+                spentPassword,
+                "used AS (SELECT id AS user_id FROM account WHERE password_change_required = 0 UNION ALL SELECT id FROM spent_password)",
+            ]
         }
         if clears { steps.append(cleared) }
-        if factor == .password { steps.append(spentPassword) }
         steps += renews ? [renewed, "session AS (SELECT * FROM renewed)"] : [newSession, "session AS (SELECT * FROM new_session)"]
         steps.append(event)
         return "WITH " + steps.joined(separator: ",\n") + """
@@ -249,7 +254,8 @@ enum SignInCompletionStatement {
     private static let spentPassword = """
         spent_password AS (
             UPDATE users SET password_expires_at = $1
-            WHERE id = $6 AND password_change_required <> 0 AND EXISTS (SELECT 1 FROM used))
+            WHERE id = $6 AND \(UserTable.unspentOneTimePassword(now: "$1")) AND EXISTS (SELECT 1 FROM account)
+            RETURNING id)
         """
     private static let newSession = """
         new_session AS (

@@ -71,10 +71,9 @@ enum UserTable {
     }
 
     /// Replaces a user's password hash: a password the user chose, or (with `expiresAt`) a
-    /// one-time password an operator set, which must be changed after its one sign-in. Moves the
-    /// credential epoch on.
+    /// one-time password an operator set, which must be changed after its one sign-in. Only a
+    /// credential change makes it (``AccountCore/change(_:apply:)``), which moves the epoch on.
     static func setPassword(_ db: any StatementDatabase, id: String, hash: String, oneTimeUntil expiresAt: Date? = nil) async throws {
-        try await advanceEpoch(db, id: id)
         try await db.raw(
             """
             UPDATE users SET password_hash = \(bind: hash), password_change_required = \(bind: expiresAt == nil ? 0 : 1),
@@ -93,11 +92,11 @@ enum UserTable {
         try await db.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").run()
     }
 
-    /// Moves the user's credential epoch on, inside a credential change's transaction: every
-    /// verification begun before (a password checked, a challenge issued, a passkey read) then
-    /// yields no session (``AccountStateSQL``). Locks the row first (``lock(_:id:)``).
+    /// Moves the user's credential epoch on by one, inside a credential change's transaction, which
+    /// locked the row first (``AccountCore/change(_:apply:)``): every verification begun before (a
+    /// password checked, a challenge issued, a passkey read) then yields no session
+    /// (``AccountStateSQL``).
     static func advanceEpoch(_ db: any StatementDatabase, id: String) async throws {
-        try await lock(db, id: id)
         try await db.raw("UPDATE users SET credential_epoch = credential_epoch + 1 WHERE id = \(bind: id)").run()
     }
 
@@ -130,9 +129,20 @@ enum UserTable {
         try await db.first("SELECT credential_epoch FROM users WHERE id = $1", .text(id)).map { try $0.integer(0) }
     }
 
-    /// Spends a one-time password: it signed in once, and signs in no more.
-    static func spendOneTimePassword(_ db: any StatementDatabase, id: String, now: Date) async throws {
-        try await db.run("UPDATE users SET password_expires_at = $1 WHERE id = $2", .time(now), .text(id))
+    /// Spends a one-time password: it signed in once, and signs in no more. `false` when it was
+    /// spent (or expired) already: a racing sign-in with it won.
+    static func spendOneTimePassword(_ db: any StatementDatabase, id: String, now: Date) async throws -> Bool {
+        try await !db.rows(
+            "UPDATE users SET password_expires_at = $1 WHERE id = $2 AND \(unspentOneTimePassword(now: "$1")) RETURNING id",
+            .time(now),
+            .text(id)
+        ).isEmpty
+    }
+
+    /// The condition on a `users` row that its password is a one-time password still unspent at
+    /// `now` (an SQL expression or placeholder), for both databases' completions.
+    static func unspentOneTimePassword(now: String) -> String {
+        "password_change_required <> 0 AND password_expires_at > \(now)"
     }
 
     /// A user value from a row with `id`, `username` and `created_at`.
