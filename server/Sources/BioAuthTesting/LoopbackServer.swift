@@ -72,7 +72,7 @@ package final class LoopbackServer: Sendable {
         do {
             var keyAttestation: KeyAttestationPolicy?
             if let appAttestRoots {
-                keyAttestation = try AuthServer.keyAttestationPolicy(configuration)
+                keyAttestation = try ServerPolicies.keyAttestationPolicy(configuration)
                 keyAttestation?.appAttest?.roots = appAttestRoots
             }
             server = try await AuthServer.open(

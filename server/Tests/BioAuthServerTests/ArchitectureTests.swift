@@ -12,8 +12,9 @@ struct ArchitectureTests {
         ["Model"],
         ["Configuration", "Security", "Operations"],
         ["Storage"],
-        ["Account"],
-        ["Services", "Wire"],
+        ["AccountCore"],
+        // A folder per factor, then the credentials and the accounts they belong to.
+        ["Password", "DeviceKey", "Passkey", "Credentials", "Accounts", "Wire"],
         ["HTTP", "Routes", "AccountPage", ""],
     ]
 

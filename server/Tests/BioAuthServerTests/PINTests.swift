@@ -286,9 +286,9 @@ struct PINKeyFileTests {
     func postgresNeedsKeyFile() {
         var configuration = ServerConfiguration()
         configuration.databasePath = "postgres://nobody@127.0.0.1:1/none"
-        #expect(throws: PINKeyRing.FileError.self) { _ = try AuthServer.pinKeyRing(configuration) }
+        #expect(throws: PINKeyRing.FileError.self) { _ = try ServerPolicies.pinKeyRing(configuration) }
         configuration.pinKeyFile = "/nonexistent/bioauth.pin-key"
-        #expect(throws: PINKeyRing.FileError.self) { _ = try AuthServer.pinKeyRing(configuration) }
+        #expect(throws: PINKeyRing.FileError.self) { _ = try ServerPolicies.pinKeyRing(configuration) }
     }
 
     @Test("a key file line that is not 32 bytes of base64url is refused, naming the line but not the key")

@@ -34,28 +34,20 @@ struct ServerServices: Sendable {
     /// The operator's account actions (`bioauth admin`).
     let administration: AccountAdministration
 
-    /// Builds every service over `database`.
-    ///
-    /// - Parameters:
-    ///   - pinKeys: The keys PIN hashes are made with (the current one also keys authentication
-    ///     challenges and passkey sign-in decoys).
-    ///   - hashing: The bound on password and PIN hashes every request shares.
-    ///   - challengeRate: This instance's count of authentication challenges per registration.
+    /// Builds every service over `database` with `policies`.
     init(
         configuration: ServerConfiguration,
         database: any DatabaseProvider,
         time: TimeSource,
-        pinKeys: PINKeyRing,
-        relyingParty: RelyingParty,
-        keyAttestation: KeyAttestationPolicy,
+        policies: ServerPolicies,
         metrics: ServerMetrics,
-        hashing: HashingBudget,
-        challengeRate: ChallengeRateLimit,
         logger: Logger
     ) {
+        let pinKeys = policies.pinKeys
+        let relyingParty = policies.relyingParty
         let core = AccountCore(configuration: configuration, database: database, time: time, metrics: metrics)
         let clock = core.clock
-        let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: hashing)
+        let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: policies.hashing)
         let check = PasswordCheck(hasher: hasher, core: core)
         // Device keys are remembered after their first use (they never change; each instance keeps its own).
         let assertions = KeyAssertionReader(
@@ -69,7 +61,7 @@ struct ServerServices: Sendable {
         let keyAttestations = KeyAttestationService(
             database: database,
             time: time,
-            policy: keyAttestation,
+            policy: policies.keyAttestation,
             relyingPartyID: configuration.relyingPartyID,
             challengeTTL: ttl
         )
@@ -97,7 +89,7 @@ struct ServerServices: Sendable {
             core: core,
             assertions: assertions,
             challengeTTL: ttl,
-            challengeRate: challengeRate
+            challengeRate: policies.challengeRate
         )
         self.pins = PINService(
             database: database,
