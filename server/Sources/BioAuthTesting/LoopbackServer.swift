@@ -117,33 +117,21 @@ package final class LoopbackServer: Sendable {
         )
     }
 
-    /// Runs `body` against a new server (see ``start(database:clock:time:pinKeys:logger:configure:)``) and
-    /// stops it afterwards, also when `body` throws.
-    package static func run<T: Sendable>(
-        database: String? = nil,
-        clock: ServerClock = .frozen(),
-        time: TimeSource? = nil,
-        pinKeys: PINKeyRing? = nil,
-        appAttestRoots: [Certificate]? = nil,
-        logger: Logger = Logger(label: "bioauth-loopback", factory: { _ in SwiftLogNoOpLogHandler() }),
-        configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: (LoopbackServer) async throws -> T
-    ) async throws -> T {
-        let server = try await start(
-            database: database,
-            clock: clock,
-            time: time,
-            pinKeys: pinKeys,
-            appAttestRoots: appAttestRoots,
-            logger: logger,
-            configure: configure
-        )
+    /// Runs `body` against a new server with the loopback defaults (see
+    /// ``start(database:clock:time:pinKeys:appAttestRoots:logger:configure:)``) and stops it
+    /// afterwards, also when `body` throws.
+    package static func run<T: Sendable>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
+        try await start().serving(body)
+    }
+
+    /// Runs `body` against this server, then stops it, also when `body` throws.
+    package func serving<T: Sendable>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
         do {
-            let result = try await body(server)
-            try await server.stop()
+            let result = try await body(self)
+            try await stop()
             return result
         } catch {
-            try? await server.stop()
+            try? await stop()
             throw error
         }
     }

@@ -21,12 +21,13 @@ struct TestServer: Sendable {
     /// Where its data lives: a SQLite path or a PostgreSQL URL.
     var databasePath: String { loopback.configuration.databasePath }
 
-    /// Runs `body` against a new server over a new database of the current kind, removed afterwards
-    /// (unless `configure` names a database of its own). `time` replaces the frozen clock; `pinKeys`
-    /// the throwaway PIN key.
+    /// Runs `body` against a new server over the database at `location` (a SQLite path or a
+    /// PostgreSQL URL), which stays; without one, over a new database of the current kind, removed
+    /// afterwards. `time` replaces the frozen clock; `pinKeys` the throwaway PIN key.
     @discardableResult
     static func run<T: Sendable>(
         database kind: TestDatabase = .current,
+        at location: String? = nil,
         logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
         time: TimeSource? = nil,
         pinKeys: PINKeyRing = ThrowawayPINKey.ring,
@@ -34,35 +35,22 @@ struct TestServer: Sendable {
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (TestServer) async throws -> T
     ) async throws -> T {
-        try await kind.withFreshDatabase { location in
-            try await run(at: location, logger: logger, time: time, pinKeys: pinKeys, appAttestRoots: appAttestRoots, configure: configure, body)
-        }
-    }
-
-    /// Runs `body` against a new server over the database at `location` (a SQLite path or a
-    /// PostgreSQL URL), which stays.
-    @discardableResult
-    static func run<T: Sendable>(
-        at location: String,
-        logger: Logger = Logger(label: "bioauth-test", factory: { _ in SwiftLogNoOpLogHandler() }),
-        time: TimeSource? = nil,
-        pinKeys: PINKeyRing = ThrowawayPINKey.ring,
-        appAttestRoots: [Certificate]? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @escaping @Sendable (TestServer) async throws -> T
-    ) async throws -> T {
-        try await LoopbackServer.run(
-            database: location,
-            time: time,
-            pinKeys: pinKeys,
-            appAttestRoots: appAttestRoots,
-            logger: logger,
-            configure: configure
-        ) { loopback in
-            try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
-                try await body(TestServer(api: APIClient(client: client), loopback: loopback))
+        func serve(_ location: String) async throws -> T {
+            try await LoopbackServer.start(
+                database: location,
+                time: time,
+                pinKeys: pinKeys,
+                appAttestRoots: appAttestRoots,
+                logger: logger,
+                configure: configure
+            ).serving { loopback in
+                try await TestClient.withClient(host: "127.0.0.1", port: loopback.port) { client in
+                    try await body(TestServer(api: APIClient(client: client), loopback: loopback))
+                }
             }
         }
+        if let location { return try await serve(location) }
+        return try await kind.withFreshDatabase(serve)
     }
 
     /// The operator's account actions (`bioauth admin`) on this server's database.
