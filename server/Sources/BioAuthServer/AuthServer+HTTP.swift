@@ -117,7 +117,10 @@ extension AuthServer {
         passkeys.addPublicRoutes(to: router)
         accountPage.addPublicRoutes(to: router)
 
-        let authenticated = router.group().add(middleware: BearerAuthMiddleware(sessions: services.sessions, browser: browser))
+        let authenticated = router.group()
+            .add(middleware: BearerAuthenticator(sessions: services.sessions))
+            .add(middleware: BrowserSessionAuthenticator(sessions: services.sessions, browser: browser))
+            .add(middleware: CallerRequiredMiddleware())
         accounts.addAuthenticatedRoutes(to: authenticated)
         sessionRoutes.addAuthenticatedRoutes(to: authenticated)
         biometrics.addAuthenticatedRoutes(to: authenticated)

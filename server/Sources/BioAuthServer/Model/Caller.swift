@@ -7,7 +7,7 @@ struct Caller: Sendable {
     /// The session's last proof of a factor strong enough for credential changes (for ``StepUp``);
     /// `nil` if it never made one (a PIN session).
     var stepUpAt: Date?
-    /// The session was signed in with a one-time password (see ``BearerAuthMiddleware``).
+    /// The session was signed in with a one-time password (see ``CallerRequiredMiddleware``).
     var passwordChangeRequired = false
     /// The session's last request before this one (its creation at first), for the idle timeout.
     var lastSeenAt: Date
