@@ -3,33 +3,69 @@ import Foundation
 /// One entry of a user's audit trail.
 public struct AuditEvent: Codable, Sendable, Equatable {
     /// What happened.
-    public enum Kind: String, Codable, Sendable, CaseIterable {
-        case userCreated = "user.created"
-        case passwordSignIn = "password.sign_in"
-        case pinSet = "pin.set"
-        case pinSignIn = "pin.sign_in"
-        case registrationStarted = "biometric.registration_started"
-        case registrationVerified = "biometric.registration_verified"
-        case registrationDeleted = "biometric.registration_deleted"
-        case registrationRenamed = "biometric.registration_renamed"
+    public struct Kind: OpenVocabulary {
+        /// The text on the wire.
+        public let rawValue: String
+
+        /// The value with this text, known to this version or not.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// `user.created`.
+        public static let userCreated = Self(rawValue: "user.created")
+        /// `password.sign_in`.
+        public static let passwordSignIn = Self(rawValue: "password.sign_in")
+        /// `pin.set`.
+        public static let pinSet = Self(rawValue: "pin.set")
+        /// `pin.sign_in`.
+        public static let pinSignIn = Self(rawValue: "pin.sign_in")
+        /// `biometric.registration_started`.
+        public static let registrationStarted = Self(rawValue: "biometric.registration_started")
+        /// `biometric.registration_verified`.
+        public static let registrationVerified = Self(rawValue: "biometric.registration_verified")
+        /// `biometric.registration_deleted`.
+        public static let registrationDeleted = Self(rawValue: "biometric.registration_deleted")
+        /// `biometric.registration_renamed`.
+        public static let registrationRenamed = Self(rawValue: "biometric.registration_renamed")
         /// A device key's hardware evidence was refused (under `prefer` the key registered anyway).
-        case keyAttestationRefused = "biometric.key_attestation_refused"
-        case passkeyRegistered = "passkey.registered"
-        case passkeyRenamed = "passkey.renamed"
-        case passkeyDeleted = "passkey.deleted"
-        case passkeySignIn = "passkey.sign_in"
+        public static let keyAttestationRefused = Self(rawValue: "biometric.key_attestation_refused")
+        /// `passkey.registered`.
+        public static let passkeyRegistered = Self(rawValue: "passkey.registered")
+        /// `passkey.renamed`.
+        public static let passkeyRenamed = Self(rawValue: "passkey.renamed")
+        /// `passkey.deleted`.
+        public static let passkeyDeleted = Self(rawValue: "passkey.deleted")
+        /// `passkey.sign_in`.
+        public static let passkeySignIn = Self(rawValue: "passkey.sign_in")
         /// A passkey's signature counter went backwards: the credential may have been cloned.
-        case passkeyCloneSuspected = "passkey.clone_suspected"
-        case biometricSignIn = "biometric.sign_in"
-        case sessionSignedOut = "session.signed_out"
-        case sessionRevoked = "session.revoked"
-        case sessionReauthenticated = "session.reauthenticated"
-        case otherSessionsRevoked = "session.others_revoked"
-        case passwordChanged = "password.changed"
-        case adminSessionsRevoked = "admin.sessions_revoked"
-        case adminRegistrationsRevoked = "admin.registrations_revoked"
-        case adminFactorsUnlocked = "admin.factors_unlocked"
-        case adminPasswordReset = "admin.password_reset"
+        public static let passkeyCloneSuspected = Self(rawValue: "passkey.clone_suspected")
+        /// `biometric.sign_in`.
+        public static let biometricSignIn = Self(rawValue: "biometric.sign_in")
+        /// `session.signed_out`.
+        public static let sessionSignedOut = Self(rawValue: "session.signed_out")
+        /// `session.revoked`.
+        public static let sessionRevoked = Self(rawValue: "session.revoked")
+        /// `session.reauthenticated`.
+        public static let sessionReauthenticated = Self(rawValue: "session.reauthenticated")
+        /// `session.others_revoked`.
+        public static let otherSessionsRevoked = Self(rawValue: "session.others_revoked")
+        /// `password.changed`.
+        public static let passwordChanged = Self(rawValue: "password.changed")
+        /// `admin.sessions_revoked`.
+        public static let adminSessionsRevoked = Self(rawValue: "admin.sessions_revoked")
+        /// `admin.registrations_revoked`.
+        public static let adminRegistrationsRevoked = Self(rawValue: "admin.registrations_revoked")
+        /// `admin.factors_unlocked`.
+        public static let adminFactorsUnlocked = Self(rawValue: "admin.factors_unlocked")
+        /// `admin.password_reset`.
+        public static let adminPasswordReset = Self(rawValue: "admin.password_reset")
+
+        /// The values this version knows.
+        public static let allCases: [Self] = [
+            .userCreated, .passwordSignIn, .pinSet, .pinSignIn, .registrationStarted, .registrationVerified, .registrationDeleted,
+            .registrationRenamed, .keyAttestationRefused, .passkeyRegistered, .passkeyRenamed, .passkeyDeleted, .passkeySignIn,
+            .passkeyCloneSuspected, .biometricSignIn, .sessionSignedOut, .sessionRevoked, .sessionReauthenticated, .otherSessionsRevoked,
+            .passwordChanged, .adminSessionsRevoked, .adminRegistrationsRevoked, .adminFactorsUnlocked, .adminPasswordReset,
+        ]
     }
 
     /// How it ended.

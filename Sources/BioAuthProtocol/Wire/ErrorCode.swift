@@ -1,57 +1,93 @@
 /// The stable error codes of the contract. Every error answer carries exactly one.
-public enum ErrorCode: String, Codable, Sendable, CaseIterable {
-    case invalidRequest = "invalid_request"
-    case invalidUsername = "invalid_username"
-    case invalidPassword = "invalid_password"
-    case invalidPIN = "invalid_pin"
-    case usernameTaken = "username_taken"
-    case invalidCredentials = "invalid_credentials"
-    case locked
-    case invalidSession = "invalid_session"
-    case invalidSessionDuration = "invalid_session_duration"
-    case notFound = "not_found"
-    case unsupportedAlgorithm = "unsupported_algorithm"
-    case invalidPublicKey = "invalid_public_key"
-    case duplicateRegistration = "duplicate_registration"
-    case tooManyRegistrations = "too_many_registrations"
-    case invalidSignatureEncoding = "invalid_signature_encoding"
-    case challengeInvalid = "challenge_invalid"
-    case signatureInvalid = "signature_invalid"
-    case registrationNotFound = "registration_not_found"
-    case payloadTooLarge = "payload_too_large"
-    case rateLimited = "rate_limited"
-    case methodNotAllowed = "method_not_allowed"
+public struct ErrorCode: OpenVocabulary {
+    /// The text on the wire.
+    public let rawValue: String
+
+    /// The value with this text, known to this version or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `invalid_request`.
+    public static let invalidRequest = Self(rawValue: "invalid_request")
+    /// `invalid_username`.
+    public static let invalidUsername = Self(rawValue: "invalid_username")
+    /// `invalid_password`.
+    public static let invalidPassword = Self(rawValue: "invalid_password")
+    /// `invalid_pin`.
+    public static let invalidPIN = Self(rawValue: "invalid_pin")
+    /// `username_taken`.
+    public static let usernameTaken = Self(rawValue: "username_taken")
+    /// `invalid_credentials`.
+    public static let invalidCredentials = Self(rawValue: "invalid_credentials")
+    /// `locked`.
+    public static let locked = Self(rawValue: "locked")
+    /// `invalid_session`.
+    public static let invalidSession = Self(rawValue: "invalid_session")
+    /// `invalid_session_duration`.
+    public static let invalidSessionDuration = Self(rawValue: "invalid_session_duration")
+    /// `not_found`.
+    public static let notFound = Self(rawValue: "not_found")
+    /// `unsupported_algorithm`.
+    public static let unsupportedAlgorithm = Self(rawValue: "unsupported_algorithm")
+    /// `invalid_public_key`.
+    public static let invalidPublicKey = Self(rawValue: "invalid_public_key")
+    /// `duplicate_registration`.
+    public static let duplicateRegistration = Self(rawValue: "duplicate_registration")
+    /// `too_many_registrations`.
+    public static let tooManyRegistrations = Self(rawValue: "too_many_registrations")
+    /// `invalid_signature_encoding`.
+    public static let invalidSignatureEncoding = Self(rawValue: "invalid_signature_encoding")
+    /// `challenge_invalid`.
+    public static let challengeInvalid = Self(rawValue: "challenge_invalid")
+    /// `signature_invalid`.
+    public static let signatureInvalid = Self(rawValue: "signature_invalid")
+    /// `registration_not_found`.
+    public static let registrationNotFound = Self(rawValue: "registration_not_found")
+    /// `payload_too_large`.
+    public static let payloadTooLarge = Self(rawValue: "payload_too_large")
+    /// `rate_limited`.
+    public static let rateLimited = Self(rawValue: "rate_limited")
+    /// `method_not_allowed`.
+    public static let methodNotAllowed = Self(rawValue: "method_not_allowed")
     /// The PIN is one of the most common PINs (repeated digits, sequences, years, …).
-    case pinTooCommon = "pin_too_common"
+    public static let pinTooCommon = Self(rawValue: "pin_too_common")
     /// The PIN locked again and again; only a password sign-in unlocks it.
-    case pinLocked = "pin_locked"
+    public static let pinLocked = Self(rawValue: "pin_locked")
     /// The password failed so many times in a row that it stays locked until an operator unlocks
     /// it (`bioauth admin unlock`) or recovers the account.
-    case passwordLocked = "password_locked"
+    public static let passwordLocked = Self(rawValue: "password_locked")
     /// The call changes a credential and the session's last primary authentication is too old:
     /// re-authenticate (`POST /v1/sessions/current/reauthenticate`) and try again.
-    case reauthenticationRequired = "reauthentication_required"
+    public static let reauthenticationRequired = Self(rawValue: "reauthentication_required")
     /// The session was signed in with a one-time password: change the password first.
-    case passwordChangeRequired = "password_change_required"
+    public static let passwordChangeRequired = Self(rawValue: "password_change_required")
     /// No active passkey has that credential id (never registered, or revoked): a browser should
     /// be told (`PublicKeyCredential.signalUnknownCredential`).
-    case passkeyUnknown = "passkey_unknown"
+    public static let passkeyUnknown = Self(rawValue: "passkey_unknown")
     /// The authenticator's answer failed WebAuthn's verification (origin, RP id, presence,
     /// signature, counter, attestation); the message says which check.
-    case passkeyInvalid = "passkey_invalid"
+    public static let passkeyInvalid = Self(rawValue: "passkey_invalid")
     /// The authenticator did not verify the user (UV clear) where verification is required.
-    case userVerificationRequired = "user_verification_required"
+    public static let userVerificationRequired = Self(rawValue: "user_verification_required")
     /// The server requires hardware evidence for device keys (`key_attestation`) and none came.
-    case attestationRequired = "attestation_required"
+    public static let attestationRequired = Self(rawValue: "attestation_required")
     /// The device key's hardware evidence was refused; `reason` says which rule it broke.
-    case attestationRefused = "attestation_refused"
+    public static let attestationRefused = Self(rawValue: "attestation_refused")
     /// A browser session's state change without the page's CSRF token, or from another origin.
-    case csrfFailed = "csrf_failed"
+    public static let csrfFailed = Self(rawValue: "csrf_failed")
     /// The server cannot take the request now (every password and PIN check slot is taken, or its
     /// database is unreachable); try again after `Retry-After` seconds.
-    case unavailable
+    public static let unavailable = Self(rawValue: "unavailable")
     /// A server fault; never the answer to client input.
-    case internalError = "internal_error"
+    public static let internalError = Self(rawValue: "internal_error")
+
+    /// The values this version knows.
+    public static let allCases: [Self] = [
+        .invalidRequest, .invalidUsername, .invalidPassword, .invalidPIN, .usernameTaken, .invalidCredentials, .locked, .invalidSession,
+        .invalidSessionDuration, .notFound, .unsupportedAlgorithm, .invalidPublicKey, .duplicateRegistration, .tooManyRegistrations,
+        .invalidSignatureEncoding, .challengeInvalid, .signatureInvalid, .registrationNotFound, .payloadTooLarge, .rateLimited, .methodNotAllowed,
+        .pinTooCommon, .pinLocked, .passwordLocked, .reauthenticationRequired, .passwordChangeRequired, .passkeyUnknown, .passkeyInvalid,
+        .userVerificationRequired, .attestationRequired, .attestationRefused, .csrfFailed, .unavailable, .internalError,
+    ]
 }
 
 /// The body of every error answer: `{"error": {"code": …, "message": …}}`.

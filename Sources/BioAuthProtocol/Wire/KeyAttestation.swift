@@ -75,13 +75,22 @@ public struct KeyAttestationEvidence: Codable, Sendable, Equatable {
 /// how the server treats evidence.
 public struct AttestationChallengeResponse: Codable, Sendable, Equatable {
     /// How a server treats device keys' hardware evidence (`--key-attestation`).
-    public enum Mode: String, Codable, Sendable, CaseIterable {
+    public struct Mode: OpenVocabulary {
+        /// The text on the wire.
+        public let rawValue: String
+
+        /// The value with this text, known to this version or not.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// Not looked at: send none (the challenge is not kept).
-        case none
+        public static let none = Self(rawValue: "none")
         /// Verified and recorded; a key without valid evidence still registers.
-        case prefer
+        public static let prefer = Self(rawValue: "prefer")
         /// A key registers only with valid evidence.
-        case require
+        public static let require = Self(rawValue: "require")
+
+        /// The values this version knows.
+        public static let allCases: [Self] = [.none, .prefer, .require]
     }
 
     /// Random bytes, single use.
@@ -107,13 +116,22 @@ public struct AttestationChallengeResponse: Codable, Sendable, Equatable {
 /// What the server found of a registration's hardware evidence.
 public struct KeyAttestationResult: Codable, Sendable, Equatable {
     /// Whether the evidence was verified, refused, or not given.
-    public enum Verdict: String, Codable, Sendable {
+    public struct Verdict: OpenVocabulary {
+        /// The text on the wire.
+        public let rawValue: String
+
+        /// The value with this text, known to this version or not.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// It verified under the server's policy.
-        case verified
+        public static let verified = Self(rawValue: "verified")
         /// It was given and refused (`reason` says why); the server's policy let the key register.
-        case refused
+        public static let refused = Self(rawValue: "refused")
         /// None was given; the server's policy let the key register.
-        case absent
+        public static let absent = Self(rawValue: "absent")
+
+        /// The values this version knows.
+        public static let allCases: [Self] = [.verified, .refused, .absent]
     }
 
     /// The format given, if any.

@@ -1,21 +1,39 @@
 import Foundation
 
 /// What a registered device key unlocks.
-public enum RegistrationKind: String, Codable, Sendable, CaseIterable {
+public struct RegistrationKind: OpenVocabulary {
+    /// The text on the wire.
+    public let rawValue: String
+
+    /// The value with this text, known to this version or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     /// A key behind biometrics: it signs biometric sign-ins and re-authentications.
-    case biometric
+    public static let biometric = Self(rawValue: "biometric")
     /// A key that needs no biometric match: it signs PIN sign-ins, together with the PIN.
-    case pin
+    public static let pin = Self(rawValue: "pin")
+
+    /// The values this version knows.
+    public static let allCases: [Self] = [.biometric, .pin]
 }
 
 /// A device key registration (biometric or PIN) as the API shows it.
 public struct Registration: Codable, Sendable, Equatable {
     /// Where a registration is in its life.
-    public enum Status: String, Codable, Sendable {
+    public struct Status: OpenVocabulary {
+        /// The text on the wire.
+        public let rawValue: String
+
+        /// The value with this text, known to this version or not.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// Created; the key has not yet proved possession by signing the challenge.
-        case pending
+        public static let pending = Self(rawValue: "pending")
         /// Verified; the key can sign in.
-        case active
+        public static let active = Self(rawValue: "active")
+
+        /// The values this version knows.
+        public static let allCases: [Self] = [.pending, .active]
     }
 
     /// `reg_…`

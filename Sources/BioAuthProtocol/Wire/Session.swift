@@ -1,10 +1,24 @@
 import Foundation
 
 /// How a session was signed in.
-public enum AuthenticationMethod: String, Codable, Sendable, CaseIterable {
-    case password, pin, biometric
+public struct AuthenticationMethod: OpenVocabulary {
+    /// The text on the wire.
+    public let rawValue: String
+
+    /// The value with this text, known to this version or not.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `password`.
+    public static let password = Self(rawValue: "password")
+    /// `pin`.
+    public static let pin = Self(rawValue: "pin")
+    /// `biometric`.
+    public static let biometric = Self(rawValue: "biometric")
     /// A WebAuthn passkey (browser or platform authenticator).
-    case passkey
+    public static let passkey = Self(rawValue: "passkey")
+
+    /// The values this version knows.
+    public static let allCases: [Self] = [.password, .pin, .biometric, .passkey]
 }
 
 /// A session as the API shows it (never its token).

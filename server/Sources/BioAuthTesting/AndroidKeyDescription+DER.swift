@@ -31,6 +31,7 @@ extension AndroidKeyDescription {
             hardware.noAuthRequired = true
             // KeyMint leaves it to the keystore daemon, which lists it as its own.
             software.unlockedDeviceRequired = true
+        default: break
         }
         return AndroidKeyDescription(
             attestationVersion: 300,

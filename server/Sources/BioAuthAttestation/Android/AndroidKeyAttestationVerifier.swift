@@ -122,6 +122,8 @@ package struct AndroidKeyAttestationVerifier: Sendable {
             }
         case .pin:
             guard hardware.unlockedDeviceRequired || software.unlockedDeviceRequired else { throw AttestationFailure(.lockedDeviceUse) }
+        default:
+            throw AttestationFailure(.wrongKey, "no rule for a \(kind) key")
         }
     }
 

@@ -40,7 +40,8 @@ extension ErrorCode {
             .tooManyRequests
         case .unavailable:
             .serviceUnavailable
-        case .internalError:
+        default:
+            // internal_error, and nothing else: the server makes only the codes it knows.
             .internalServerError
         }
     }

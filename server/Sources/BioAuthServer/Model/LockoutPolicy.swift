@@ -135,7 +135,7 @@ struct LockoutPolicy: Sendable {
         switch factor {
         case .password: [.password, .pin]
         case .pin: [.pin]
-        case .biometric, .passkey: []
+        default: []
         }
     }
 }

@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Foundation
 import SQLKit
 
@@ -21,6 +22,13 @@ extension SQLRow {
     /// A string-backed enum.
     func decodeEnum<T: RawRepresentable>(column: String, as type: T.Type) throws -> T where T.RawValue == String {
         guard let value = T(rawValue: try decode(column: column, as: String.self)) else { throw CorruptRowError(column: column) }
+        return value
+    }
+
+    /// The known value of an open vocabulary in `column`: a value this server does not know is a
+    /// corrupt row.
+    func decodeEnum<T: OpenVocabulary>(column: String, as type: T.Type) throws -> T {
+        guard let value = T(known: try decode(column: column, as: String.self)) else { throw CorruptRowError(column: column) }
         return value
     }
 }

@@ -1,3 +1,4 @@
+import BioAuthProtocol
 import Foundation
 
 /// A value bound to, or read from, a ``StatementDatabase`` statement: the kinds both databases store.
@@ -58,6 +59,13 @@ package struct StatementRow: Sendable, Equatable {
     /// The string-backed enum in column `index`.
     func enumeration<T: RawRepresentable>(_ index: Int, as _: T.Type) throws -> T where T.RawValue == String {
         guard let value = T(rawValue: try text(index)) else { throw CorruptRowError(column: "#\(index)") }
+        return value
+    }
+
+    /// The known value of an open vocabulary in column `index`: a value this server does not know
+    /// is a corrupt row.
+    func enumeration<T: OpenVocabulary>(_ index: Int, as _: T.Type) throws -> T {
+        guard let value = T(known: try text(index)) else { throw CorruptRowError(column: "#\(index)") }
         return value
     }
 

@@ -226,7 +226,7 @@ struct StoredRegistration: Sendable {
             createdAt: try row.decodeDate(column: "created_at"),
             lastUsedAt: try row.decodeOptionalDate(column: "last_used_at"),
             attestation: try row.decode(column: "attestation_verdict", as: String?.self).map { verdict in
-                guard let verdict = KeyAttestationResult.Verdict(rawValue: verdict) else { throw CorruptRowError(column: "attestation_verdict") }
+                guard let verdict = KeyAttestationResult.Verdict(known: verdict) else { throw CorruptRowError(column: "attestation_verdict") }
                 return KeyAttestationResult(
                     format: try row.decode(column: "attestation_format", as: String?.self),
                     verdict: verdict,

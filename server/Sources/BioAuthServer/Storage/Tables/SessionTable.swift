@@ -32,7 +32,7 @@ enum SessionTable {
     /// The factors a `factors` column lists.
     static func factors(_ stored: String) throws -> [AuthenticationMethod] {
         try stored.split(separator: ",").map { name in
-            guard let factor = AuthenticationMethod(rawValue: String(name)) else { throw CorruptRowError(column: "factors") }
+            guard let factor = AuthenticationMethod(known: String(name)) else { throw CorruptRowError(column: "factors") }
             return factor
         }
     }

@@ -57,6 +57,7 @@ enum SignInCompletionStatement {
         case (.passkey, true): try await db.rows(Text<Passkey, Renewal>.self, values)
         case (.password, false): try await db.rows(Text<Password, SignIn>.self, values)
         case (.password, true): try await db.rows(Text<Password, Renewal>.self, values)
+        default: throw CorruptRowError(column: "factor \(completion.factor)")  // the server proves only the factors it knows
         }
     }
 
@@ -168,6 +169,8 @@ enum SignInCompletionStatement {
             steps += [spentCeremony, "spent AS (SELECT 1 AS spent FROM spent_ceremony WHERE expires_at > $1)"]
         case .password:
             steps += ["spent AS (SELECT 1 AS spent)"]
+        default:
+            preconditionFailure("\(factor) has no completion")  // texts are made for the known factors only
         }
         if locks { steps.append(locked) }
         steps += [tally, failureEvent]
@@ -182,6 +185,8 @@ enum SignInCompletionStatement {
                 spentPassword,
                 "used AS (SELECT id AS user_id FROM account WHERE password_change_required = 0 UNION ALL SELECT id FROM spent_password)",
             ]
+        default:
+            preconditionFailure("\(factor) has no completion")
         }
         if clears { steps.append(cleared) }
         steps += renews ? [renewed, "session AS (SELECT * FROM renewed)"] : [newSession, "session AS (SELECT * FROM new_session)"]
