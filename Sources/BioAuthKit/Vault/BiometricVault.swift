@@ -53,16 +53,30 @@ public struct BiometricVault: Sendable {
         let authentication = core.context(context?.context)
         query.authenticationContext = authentication
         query.operationPrompt = prompt
+        let matched = try await core.matchFirst(.secret, name, context: context == nil ? authentication : nil, prompt: prompt) { probe(name) }
         let keychain = core.backends.keychain
         let prepared = query
         let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (KeychainStatus.localAuthentication(.appCancel), nil)) {
             keychain.copyMatching(prepared)
         }
         guard status == .success, let data else {
-            throw core.explain(status == .success ? .itemNotFound : status, .secret, name)
+            let failure = status == .success ? KeychainStatus.itemNotFound : status
+            throw matched ? core.explainAfterMatch(failure) : core.explain(failure, .secret, name) { probe(name) }
         }
         core.confirmBaseline(.secret, name)
         return data
+    }
+
+    /// Item `name` asked on a fresh context that may not show UI; never prompts.
+    private func probe(_ name: String) -> ProbeAnswer {
+        var query = itemQuery(name)
+        query.authenticationContext = core.context(nil)
+        query.interactionNotAllowed = true
+        switch core.backends.keychain.copyMatching(query).status {
+        case .success, .interactionNotAllowed: return .needsUI
+        case .itemNotFound: return .missing
+        case let status: return .refused(status)
+        }
     }
 
     /// Whether a secret is stored under `name`; never prompts.
