@@ -92,6 +92,13 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
+    /// Deletes the app and installs it again: keychain items and Secure Enclave keys stay (they
+    /// belong to the device's keychain, `ThisDeviceOnly`), App Attest keys do not
+    /// (``SimulatedAppAttest/removeAllKeys()``). A new `BioAuthClient` plays the fresh app.
+    public func reinstallApp() {
+        appAttest?.removeAllKeys()
+    }
+
     /// Changes the sensor (e.g. `.none` for a device without biometry).
     public func setBiometryKind(_ kind: BiometryKind) {
         state.withLock { $0.biometryKind = kind }
