@@ -94,8 +94,11 @@ extension SimulatedDevice {
         return .answeredLate(late)
     }
 
-    /// The status of a prompt that stayed up and got `answer` late: one attempt, which ends it
-    /// (a match succeeds, any other face or finger fails and counts toward the lockout).
+    /// The status of a prompt that stayed up and got `answer` late. No header describes a prompt
+    /// that outlives its context; the simulator takes the answer as one attempt that ends it (a
+    /// match succeeds, any other face or finger fails and counts toward the lockout, as in
+    /// ``DeviceState/runPrompt(_:)``), the worst case for the app: a real result arriving after
+    /// the call was reported canceled.
     static func lateOutcome(_ answer: ScriptedAnswer, flags flagsValue: UInt?, state: inout DeviceState) -> KeychainStatus {
         let flags = AccessControlFlags(rawValue: flagsValue ?? 0)
         switch answer {

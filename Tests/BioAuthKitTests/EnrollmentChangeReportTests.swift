@@ -50,6 +50,23 @@ struct EnrollmentChangeReportTests {
         #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p").count > 0)
     }
 
+    @Test("after an enrollment change, containsKey and contains say no, however the device reports it", arguments: DeviceReport.all)
+    func existenceChecksAfterEnrollmentChange(report: DeviceReport) async throws {
+        let fixture = DeviceFixture()
+        report.apply(to: fixture.device)
+        _ = try await fixture.keys.createKey(named: "k")
+        try await fixture.vault.store(DeviceFixture.secret, named: "token")
+        #expect(await fixture.keys.containsKey(named: "k"))
+        #expect(try await fixture.vault.contains("token"))
+        fixture.device.enroll("someone else")
+        let keyFound = await fixture.keys.containsKey(named: "k")
+        let secretFound: Bool?
+        do { secretFound = try await fixture.vault.contains("token") } catch { secretFound = nil }
+        #expect(keyFound == false)
+        #expect(secretFound == false)
+        #expect(fixture.device.promptCount == 0)
+    }
+
     @Test("a key whose passcode was removed is missing, not changed")
     func passcodeRemoved() async throws {
         let fixture = DeviceFixture()

@@ -168,15 +168,11 @@ public struct DeviceKeyStore: Sendable {
         }
     }
 
-    /// Whether key `name` exists and is usable; never prompts. A key destroyed by an enrollment
-    /// change or by passcode removal does not exist.
+    /// Whether key `name` exists and is usable, as far as can be told without a prompt: a key an
+    /// enrollment change invalidated (gone, or kept and failing), or one removed with the passcode,
+    /// does not count.
     public func containsKey(named name: String) async -> Bool {
-        guard let key = try? await key(named: name) else { return false }
-        var query = query(name, key.algorithm)
-        query.authenticationContext = core.context(nil)
-        query.interactionNotAllowed = true
-        let status = key.algorithm == .es256 ? core.backends.secureKeys.copyKey(query).status : core.backends.keychain.copyMatching(query).status
-        return status == .success || status == .interactionNotAllowed
+        await usability(ofKeyNamed: name) == .usable
     }
 
     /// Whether key `name` can still sign, decided without a prompt. Existing is not enough: an

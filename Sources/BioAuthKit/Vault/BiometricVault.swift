@@ -79,18 +79,20 @@ public struct BiometricVault: Sendable {
         }
     }
 
-    /// Whether a secret is stored under `name`; never prompts.
+    /// Whether a usable secret is stored under `name`, as far as can be told without a prompt: an
+    /// item an enrollment change invalidated (gone, or kept and failing), or one deleted with the
+    /// passcode, does not count.
     ///
-    /// An item invalidated by an enrollment change, or deleted with the passcode, does not exist.
+    /// - Throws: a failure that says nothing about the item (``BioAuthError/missingEntitlement``, …).
     public func contains(_ name: String) async throws(BioAuthError) -> Bool {
-        var query = itemQuery(name)
-        query.authenticationContext = core.context(nil)
-        query.interactionNotAllowed = true
-        switch core.backends.keychain.copyMatching(query).status {
-        case .success, .interactionNotAllowed: return true
-        case .itemNotFound: return false
-        case let status: throw StatusMapping.error(for: status)
+        let answer = probe(name)
+        let lost = core.loss(answer, .secret, name) != nil
+        if !lost, case .refused(let status) = answer {
+            // The item's own refusal of the user (a lockout, …) says it is there; anything else is thrown.
+            let error = StatusMapping.error(for: status)
+            if error == .missingEntitlement || !ProtectionCore.notAnInvalidation.contains(error.code) { throw error }
         }
+        return !lost
     }
 
     /// Whether the enrolled biometry seems to have changed since `name` was stored or last read;
