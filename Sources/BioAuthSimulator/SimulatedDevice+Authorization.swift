@@ -115,28 +115,42 @@ extension SimulatedDevice {
         }
     }
 
-    /// `evaluatePolicy` on `context`.
-    func evaluate(_ policy: AuthenticationPolicy, reason: String, context: SimulatedContext) -> LAErrorCode? {
+    /// `evaluatePolicy` on `context`: the answer, or `nil` in `answer` for success; `leftUp` when
+    /// the user leaves the prompt up (the caller then waits for ``closeEvaluation(_:)``).
+    func evaluate(_ policy: AuthenticationPolicy, reason: String, context: SimulatedContext) -> (answer: LAErrorCode?, leftUp: Bool) {
         state.withLock { state in
             // The attacker's hook answers "success" to the app; the hardware never saw a match.
-            if state.evaluatePolicyHooked { return nil }
-            if let code = SimulatedContext.canEvaluate(policy, on: state) { return code }
+            if state.evaluatePolicyHooked { return (nil, false) }
+            if let code = SimulatedContext.canEvaluate(policy, on: state) { return (code, false) }
             switch state.runPrompt(reason) {
             case .matched:
                 context.recordMatch(generation: state.generation)
-                return nil
+                return (nil, false)
             case .failed, .lockedOut:
-                return .authenticationFailed
-            case .canceled, .leftUp:
-                return .userCancel
+                return (.authenticationFailed, false)
+            case .canceled:
+                return (.userCancel, false)
+            case .leftUp:
+                state.openPrompts += 1
+                return (nil, true)
             case .passcode(let passcode):
-                guard passcode == state.passcode else { return .authenticationFailed }
+                guard passcode == state.passcode else { return (.authenticationFailed, false) }
                 state.failedMatches = 0
-                guard policy == .deviceOwnerAuthentication else { return .userFallback }
+                guard policy == .deviceOwnerAuthentication else { return (.userFallback, false) }
                 context.recordPasscode()
-                return nil
+                return (nil, false)
             }
         }
+    }
+
+    /// Blocks until the app invalidates the context of a policy evaluation left up: "Invalidation
+    /// terminates any existing policy evaluation and the respective call will fail with
+    /// LAErrorAppCancel" (LAContext.h, `invalidate`); after five seconds the system closes it
+    /// (`LAErrorSystemCancel`).
+    func closeEvaluation(_ context: SimulatedContext) -> LAErrorCode {
+        let invalidated = context.waitUntilInvalidated(at: .seconds(5))
+        state.withLock { $0.openPrompts -= 1 }
+        return invalidated ? .appCancel : .systemCancel
     }
 
     /// The checks `SecItemAdd` and `SecKeyCreateRandomKey` make before storing anything.
