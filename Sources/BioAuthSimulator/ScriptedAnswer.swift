@@ -9,7 +9,9 @@ public enum ScriptedAnswer: Sendable, Equatable {
     /// Leaves the prompt up, answering nothing: it closes only when the app invalidates the
     /// prompt's context, and the call then fails with `LAErrorAppCancel` ("Invalidation terminates
     /// any existing policy evaluation and the respective call will fail with LAErrorAppCancel",
-    /// LAContext.h, `invalidate`). The call blocks its thread meanwhile, as the platform's does.
+    /// LAContext.h, `invalidate`). The call blocks its thread meanwhile, as the platform's does. A
+    /// keychain or Secure Enclave prompt may instead stay up after the invalidation
+    /// (``SimulatedDevice/setInvalidateClosesKeychainPrompts(_:)``).
     case leaveUp
     /// Enters this passcode (accepted only where the item allows the passcode; a correct
     /// passcode always ends a biometry lockout).
