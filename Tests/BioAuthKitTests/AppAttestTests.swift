@@ -277,6 +277,24 @@ struct AppAttestTests {
     }
 
     @Test(
+        "a server that refuses an attestation (under prefer, or 403 under require): the key is discarded and the next registration attests a fresh one",
+        arguments: [AppAttestServer.Mode.prefer, .require]
+    )
+    func refusedAttestationDiscardsTheKey(mode: AppAttestServer.Mode) async throws {
+        let fixture = try await Fixture(mode: mode)
+        fixture.server.with { $0.remembersChallenges = false }  // no attestation can verify
+        fixture.device.willAnswer(.present("owner"))
+        _ = try? await fixture.client.enableBiometricSignIn(prompt: "Turn on Face ID")
+        #expect(fixture.server.starts.first?.evidence?.attestation != nil)
+        fixture.server.with { $0.remembersChallenges = true }
+        let registration = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 2)
+        let evidence = try #require(fixture.server.starts.last?.evidence)
+        #expect(evidence.attestation != nil && evidence.keyID?.data == Self.rawKeyID(fixture.service.generatedKeyIDs[1]))
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test(
         "a reinstall loses the App Attest key (Apple): the kept id answers invalidKey and a fresh key attests; the next registration asserts with it"
     )
     func reinstallStartsOver() async throws {

@@ -16,14 +16,15 @@ import Crypto
 ///   key is kept from its generation until a server refuses it: an attested key asserts next
 ///   time even if its registration was canceled, and a server that never verified it answers
 ///   `key_mismatch`, after which a fresh key attests.
-/// - `serverUnavailable` ("try the attestation again later using the same key and the same value
-///   for the `clientDataHash` parameter", DCError.h documentation) is retried within the
-///   registration with the same key and hash, ``unavailableRetryDelays``. Across registrations the
+/// - `serverUnavailable` ("retry attestation again using the same key and client data hash later
+///   to avoid unnecessarily generating new keys", DCAppAttestService.h, iOS 16.5 SDK) is retried
+///   within the registration with the same key and hash, ``unavailableRetryDelays``. Across registrations the
 ///   same hash cannot come back: it binds a new device key and a single-use challenge. After the
 ///   retries the key registers without evidence and the unattested App Attest key attests the
 ///   next time, over that registration's hash.
-/// - Any other failure (`invalidKey`, `unknownSystemFailure`, `invalidInput`) discards the key, as
-///   Apple advises, and a fresh one is tried once per registration.
+/// - Any other failure (`invalidKey`, `unknownSystemFailure`, `invalidInput`) discards the key,
+///   and a fresh one is tried once per registration; so does a server's refusal of its
+///   attestation (``settle(_:verdict:reason:userID:)``).
 /// - The key id lives in the keychain (``PlainRecords``, `ThisDeviceOnly`, never moving to
 ///   another device), one per user, since Apple asks for a key per user of the device. App
 ///   Attest keys themselves do not survive a reinstall, a migration or a restore (Apple,
@@ -142,15 +143,20 @@ struct AppAttestation: Sendable {
         return try await call()
     }
 
-    /// Records what the server made of `prepared` (`result`, the registration's `attestation`):
-    /// an attestation it verified marks the key verified; evidence it refused for the key's sake
-    /// makes the next registration attest a new key.
-    func settle(_ prepared: Prepared, result: KeyAttestationResult?, userID: String) {
-        guard let result else { return }
-        if !prepared.isAssertion, result.verdict == .verified {
+    /// Records what the server made of `prepared` (the registration's `attestation` verdict and
+    /// reason, or a `403 attestation_refused`): an attestation it verified marks the key verified;
+    /// an attestation it refused discards the key ("If your server fails to verify the
+    /// attestation object, discard the key identifier", DCAppAttestService.h); an assertion it
+    /// refused for the key's sake (``keyRefusals``) discards it too. A refusal for the app's or
+    /// the device's sake keeps an asserting key: a fresh one would be refused alike.
+    func settle(_ prepared: Prepared, verdict: KeyAttestationResult.Verdict, reason: String?, userID: String) {
+        switch verdict {
+        case .verified where !prepared.isAssertion:
             try? records.save(KeyRecord(keyID: prepared.keyID, verified: true, attested: true), Self.account(userID))
-        } else if result.verdict == .refused, let reason = result.reason, Self.keyRefusals.contains(reason) {
+        case .refused where !prepared.isAssertion || Self.keyRefusals.contains(reason ?? ""):
             forget(userID)
+        default:
+            break
         }
     }
 
