@@ -1,8 +1,10 @@
-/// What the simulated user does when the next prompt appears.
+/// What the simulated user does at a prompt, answer by answer: a face or finger that does not
+/// match is one failed attempt, and the prompt stays up for the next answer until it gives up
+/// (``SimulatedDevice/setAttemptsPerPrompt(_:)``).
 public enum ScriptedAnswer: Sendable, Equatable {
-    /// Presents the face or finger of `identity` (a match only if it is enrolled).
+    /// Presents the face or finger of `identity` (a match only if it is enrolled; else a failed attempt).
     case present(_ identity: String)
-    /// Presents a face or finger that is not enrolled (always a failed match).
+    /// Presents a face or finger that is not enrolled (always a failed attempt).
     case presentUnenrolled
     /// Taps Cancel.
     case cancel
