@@ -14,7 +14,14 @@ struct DeviceState: Sendable {
     /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15).
     var hasDomainStateAPI = true
     var enrollmentChangeBehaviour = EnrollmentChangeBehaviour.deletesItems
+    /// Failed attempts since the last match or passcode: every face or finger that did not
+    /// match, however many each prompt took.
     var failedMatches = 0
+    /// Failed attempts one prompt allows before it fails (``SimulatedDevice/setAttemptsPerPrompt(_:)``).
+    var attemptsPerPrompt = 2
+    /// Whether invalidating a context closes a keychain or Secure Enclave prompt left up on it
+    /// (``SimulatedDevice/setInvalidateClosesKeychainPrompts(_:)``).
+    var invalidateClosesKeychainPrompts = true
     var items: [ItemID: SimulatedItem] = [:]
     var answers: [ScriptedAnswer] = []
     var prompts: [String] = []
@@ -50,16 +57,63 @@ struct DeviceState: Sendable {
             items = items.filter { !bound($0.value) }
         case .invalidatesItems(let failure):
             for (id, item) in items where bound(item) { items[id]?.invalidation = failure }
+        case .invalidatesItemsAnsweringNeedsUI(let failure):
+            for (id, item) in items where bound(item) {
+                items[id]?.invalidation = failure
+                items[id]?.invalidationAsksForUI = true
+            }
         }
     }
 
-    /// The user's next answer; an unscripted prompt is canceled and counted.
-    mutating func nextAnswer(prompt: String) -> ScriptedAnswer {
-        prompts.append(prompt)
-        guard !answers.isEmpty else {
-            unansweredPrompts += 1
-            return .cancel
+    /// How a prompt ended.
+    enum PromptEnd: Equatable {
+        case matched
+        /// As many failed attempts as one prompt allows.
+        case failed
+        /// A failed attempt reached the lockout.
+        case lockedOut
+        case canceled
+        case leftUp
+        case passcode(String)
+    }
+
+    /// Shows a prompt and lets the scripted user answer it, attempt by attempt. LAContext.h
+    /// (iOS 16.5 SDK), `LAPolicyDeviceOwnerAuthenticationWithBiometrics`: "If the first attempt
+    /// fails, then LocalAuthentication will show a dialog with two buttons: "Cancel" and "Try Face
+    /// ID Again". After second failure, the buttons are "Cancel" and "Enter Password"", and
+    /// "Biometric authentication will get locked after 5 unsuccessful attempts". So a face or
+    /// finger that does not match is one failed attempt and the prompt stays up for the next
+    /// answer, until ``attemptsPerPrompt`` failed attempts end it (the call then fails) or the
+    /// lockout does; every attempt counts toward the lockout. With no answer left the user
+    /// cancels (counted in ``unansweredPrompts``).
+    mutating func runPrompt(_ reason: String) -> PromptEnd {
+        prompts.append(reason)
+        var failedAttempts = 0
+        while true {
+            let answer: ScriptedAnswer
+            if answers.isEmpty {
+                unansweredPrompts += 1
+                answer = .cancel
+            } else {
+                answer = answers.removeFirst()
+            }
+            switch answer {
+            case .present(let identity) where biometryUsable && enrolled.contains(identity):
+                failedMatches = 0
+                return .matched
+            case .present, .presentUnenrolled:
+                guard biometryUsable else { return .failed }
+                failedMatches += 1
+                failedAttempts += 1
+                if isLockedOut { return .lockedOut }
+                if failedAttempts >= attemptsPerPrompt { return .failed }
+            case .cancel:
+                return .canceled
+            case .leaveUp:
+                return .leftUp
+            case .passcode(let passcode):
+                return .passcode(passcode)
+            }
         }
-        return answers.removeFirst()
     }
 }

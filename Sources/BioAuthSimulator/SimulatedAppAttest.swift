@@ -64,6 +64,8 @@ public final class SimulatedAppAttest: @unchecked Sendable {
         var keys: [String: Key] = [:]
         var faults: [(AppAttestCall, AppAttestFault)] = []
         var calls: [(call: AppAttestCall, keyID: String?, clientDataHash: Data?)] = []
+        /// Every `attestKey` call, failed ones included.
+        var attestRequests: [(keyID: String, clientDataHash: Data)] = []
     }
 
     private let maker: any AppAttestObjectMaker
@@ -89,6 +91,19 @@ public final class SimulatedAppAttest: @unchecked Sendable {
         state.withLock { state in
             for id in state.keys.keys { state.keys[id]?.rejected = true }
         }
+    }
+
+    /// The app is deleted and installed again: every App Attest key is gone. Apple
+    /// ("Establishing your app's integrity"): App Attest keys do not survive reinstalling the app,
+    /// migrating to a new device or restoring from a backup; a key id kept from before then
+    /// answers `invalidKey`, as for any key the service does not know.
+    func removeAllKeys() {
+        state.withLock { $0.keys = [:] }
+    }
+
+    /// Every `attestKey` call, failed ones included: the key id and the client data hash, in order.
+    public var attestRequests: [(keyID: String, clientDataHash: Data)] {
+        state.withLock { $0.attestRequests }
     }
 
     /// Every key id `generateKey` returned, in order.
@@ -124,6 +139,7 @@ public final class SimulatedAppAttest: @unchecked Sendable {
 
     func attestKey(_ keyID: String, clientDataHash: Data) throws(KeychainStatus) -> Data {
         let result = state.withLock { (state: inout State) -> Result<Key, KeychainStatus> in
+            state.attestRequests.append((keyID, clientDataHash))
             if let failure = Self.check(.attestKey, state: &state) { return .failure(failure) }
             guard var key = state.keys[keyID], !key.rejected, !key.attested else { return .failure(.deviceCheck(.invalidKey)) }
             key.attested = true

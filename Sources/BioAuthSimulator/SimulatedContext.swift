@@ -74,7 +74,12 @@ final class SimulatedContext: AuthenticationContext, @unchecked Sendable {
     /// `evaluatePolicy(_:localizedReason:)`, answered by the scripted user (or by the attacker's hook).
     func evaluatePolicy(_ policy: AuthenticationPolicy, localizedReason: String) async -> LAErrorCode? {
         if isInvalidated { return .invalidContext }
-        return device.evaluate(policy, reason: localizedReason, context: self)
+        let (answer, leftUp) = device.evaluate(policy, reason: localizedReason, context: self)
+        guard leftUp else { return answer }
+        // The platform answers on a thread of its own; a cooperative thread is never blocked.
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.device.closeEvaluation(self)) }.start()
+        }
     }
 
     /// `evaluatedPolicyDomainState`: visible once a biometric policy was (can-)evaluated.

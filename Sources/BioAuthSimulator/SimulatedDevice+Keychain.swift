@@ -27,22 +27,33 @@ extension SimulatedDevice {
 
     /// `SecItemCopyMatching`: prompts (through the scripted user) for a protected item.
     @_spi(DeviceSeam) public func copyMatching(_ query: KeychainQuery) -> (status: KeychainStatus, data: Data?) {
+        let context = query.authenticationContext as? SimulatedContext
         let answer: (status: KeychainStatus, data: Data?) = state.withLock { state in
             if state.entitlementMissing { return (.missingEntitlement, nil) }
             guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
-            if let failure = item.invalidation { return (failure, nil) }
-            let status = Self.authorize(
-                item.accessControl,
-                context: query.authenticationContext as? SimulatedContext,
+            let status = Self.checkUse(
+                item,
+                context: context,
                 interactionNotAllowed: query.interactionNotAllowed,
                 prompt: query.operationPrompt,
                 state: &state
-            )
+            ).status
             guard status == .success else { return (status, nil) }
             return (.success, query.returnData ? item.data : nil)
         }
         guard answer.status == Self.promptLeftUp else { return answer }
-        return (closeWhenInvalidated(query.authenticationContext as? SimulatedContext), nil)
+        switch closeWhenInvalidated(context) {
+        case .closed(let status):
+            return (status, nil)
+        case .answeredLate(let late):
+            return state.withLock { state in
+                guard let item = state.items[ItemID(query)] else { return (.itemNotFound, nil) }
+                let status = Self.lateOutcome(late, flags: item.accessControl, state: &state)
+                if status == .success, let failure = item.invalidation { return (failure, nil) }
+                guard status == .success else { return (status, nil) }
+                return (.success, query.returnData ? item.data : nil)
+            }
+        }
     }
 
     /// `SecItemDelete`: never prompts.

@@ -74,29 +74,44 @@ extension SimulatedDevice {
     /// (Open Radar 28317577, "SecKeyRawSign enclave key", iOS 10) — and so are a failed match
     /// (-1, `LAErrorAuthenticationFailed`), a lockout (-8, `LAErrorBiometryLockout`) and a prompt
     /// that may not be shown (-1004, `LAErrorNotInteractive`); codes from LAError.h of the iOS
-    /// 16.5 SDK. A key destroyed by an enrollment change cannot be found at all
-    /// (`errSecItemNotFound`, see ``copyKey(_:)``).
+    /// 16.5 SDK. A key an enrollment change invalidated answers as the device's
+    /// ``EnrollmentChangeBehaviour`` says, its failure untouched.
     @_spi(DeviceSeam) public func createSignature(_ key: any SecureKeyHandle, message: Data) -> (status: KeychainStatus, signature: Data?) {
         guard let handle = key as? SimulatedKeyHandle else { return (.parameterError, nil) }
         let answer: (status: KeychainStatus, signature: Data?) = state.withLock { state in
-            guard let item = state.items[handle.id], let raw = item.privateKey else { return (.itemNotFound, nil) }
-            if let failure = item.invalidation { return (failure, nil) }
-            let status = Self.authorize(
-                item.accessControl,
+            guard let item = state.items[handle.id], item.privateKey != nil else { return (.itemNotFound, nil) }
+            let (status, invalidated) = Self.checkUse(
+                item,
                 context: handle.context,
                 interactionNotAllowed: handle.interactionNotAllowed,
                 prompt: handle.prompt,
                 state: &state
             )
-            if status == Self.promptLeftUp { return (status, nil) }
+            if invalidated || status == Self.promptLeftUp { return (status, nil) }
             guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
-            guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
-                let signature = try? privateKey.signature(for: message)
-            else { return (.parameterError, nil) }
-            return (.success, signature.derRepresentation)
+            return Self.sign(item, message)
         }
         guard answer.status == Self.promptLeftUp else { return answer }
-        return (closeWhenInvalidated(handle.context), nil)
+        switch closeWhenInvalidated(handle.context) {
+        case .closed(let status):
+            return (status, nil)
+        case .answeredLate(let late):
+            return state.withLock { state in
+                guard let item = state.items[handle.id], item.privateKey != nil else { return (.itemNotFound, nil) }
+                let status = Self.lateOutcome(late, flags: item.accessControl, state: &state)
+                if status == .success, let failure = item.invalidation { return (failure, nil) }
+                guard status == .success else { return (Self.secureEnclaveStatus(status, state: state), nil) }
+                return Self.sign(item, message)
+            }
+        }
+    }
+
+    /// A DER signature of `message` with `item`'s private key.
+    private static func sign(_ item: SimulatedItem, _ message: Data) -> (status: KeychainStatus, signature: Data?) {
+        guard let raw = item.privateKey, let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw),
+            let signature = try? privateKey.signature(for: message)
+        else { return (.parameterError, nil) }
+        return (.success, signature.derRepresentation)
     }
 
     /// The LocalAuthentication error the Secure Enclave reports for what the keychain's access

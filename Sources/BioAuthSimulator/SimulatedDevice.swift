@@ -7,9 +7,11 @@ import Foundation
 /// It follows Apple's documented behaviour, so that a flow that passes here holds on a device:
 /// - items with `WhenPasscodeSetThisDeviceOnly` are refused without a passcode and all deleted
 ///   when the passcode is removed;
-/// - any enrollment change gives a new domain state and destroys every `.biometryCurrentSet`
-///   item and key (they answer item-not-found), while `.biometryAny` ones survive;
-/// - five failed matches lock biometry until the passcode is entered;
+/// - any enrollment change gives a new domain state and invalidates every `.biometryCurrentSet`
+///   item and key (deleted, or kept and failing, as ``EnrollmentChangeBehaviour`` says), while
+///   `.biometryAny` ones survive;
+/// - a prompt takes attempts until a match, two failed ones, or the fifth failed attempt in a
+///   row, which locks biometry until the passcode is entered (``DeviceState/runPrompt(_:)``);
 /// - protected items and keys are released only after a real match by an enrolled identity,
 ///   whatever `evaluatePolicy` told the app;
 /// - failures are the raw `OSStatus` / `LAError` codes Apple returns.
@@ -17,6 +19,7 @@ import Foundation
 /// Pass ``backends`` to BioAuthKit.
 public final class SimulatedDevice: @unchecked Sendable {
     let state: Locked<DeviceState>
+    let lateAnswers = LateAnswers()
     /// The device's App Attest service, when it was given one.
     public let appAttest: SimulatedAppAttest?
 
@@ -89,6 +92,13 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
+    /// Deletes the app and installs it again: keychain items and Secure Enclave keys stay (they
+    /// belong to the device's keychain, `ThisDeviceOnly`), App Attest keys do not
+    /// (``SimulatedAppAttest/removeAllKeys()``). A new `BioAuthClient` plays the fresh app.
+    public func reinstallApp() {
+        appAttest?.removeAllKeys()
+    }
+
     /// Changes the sensor (e.g. `.none` for a device without biometry).
     public func setBiometryKind(_ kind: BiometryKind) {
         state.withLock { $0.biometryKind = kind }
@@ -108,6 +118,29 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// (``EnrollmentChangeBehaviour``; by default they are deleted).
     @_spi(DeviceSeam) public func setEnrollmentChangeBehaviour(_ behaviour: EnrollmentChangeBehaviour) {
         state.withLock { $0.enrollmentChangeBehaviour = behaviour }
+    }
+
+    /// How many failed attempts one prompt allows before the call fails (2 by default: LAContext.h
+    /// describes Face ID's "Try Face ID Again" after the first failure and only "Cancel" and "Enter
+    /// Password" after the second; it gives no number for Touch ID, whose fallback button "shows
+    /// up after first unsuccessful Touch ID attempt").
+    public func setAttemptsPerPrompt(_ attempts: Int) {
+        state.withLock { $0.attemptsPerPrompt = max(1, attempts) }
+    }
+
+    /// Whether `LAContext.invalidate()` closes a prompt that a keychain or Secure Enclave call
+    /// shows on the context (by default it does). LAContext.h promises only that "Invalidation
+    /// terminates any existing policy evaluation"; `false` plays a device where such a prompt
+    /// stays up until the user answers it (``answerPromptLeftUp(_:)``), while the call still
+    /// blocks its thread.
+    public func setInvalidateClosesKeychainPrompts(_ closes: Bool) {
+        state.withLock { $0.invalidateClosesKeychainPrompts = closes }
+    }
+
+    /// The user answers a prompt that stayed up after the app invalidated its context
+    /// (``setInvalidateClosesKeychainPrompts(_:)``): one attempt, which ends it.
+    public func answerPromptLeftUp(_ answer: ScriptedAnswer) {
+        lateAnswers.give(answer)
     }
 
     /// Whether the OS has `LAContext.domainState` (iOS 18, macOS 15: `domainState.biometry.stateHash`,
@@ -148,6 +181,9 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Scripted answers not yet used.
     public var pendingAnswerCount: Int { state.withLock { $0.answers.count } }
+
+    /// Failed attempts since the last match or passcode: what the lockout counts (not prompts).
+    public var failedAttemptCount: Int { state.withLock { $0.failedMatches } }
 
     /// Whether biometry is locked after too many failed matches.
     public var isBiometryLockedOut: Bool { state.withLock { $0.isLockedOut } }

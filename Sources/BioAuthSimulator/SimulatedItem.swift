@@ -16,7 +16,10 @@ struct SimulatedItem: Sendable {
     var data: Data?
     /// A P-256 private key's raw scalar; never leaves the simulated hardware.
     var privateKey: Data?
-    /// Invalidated by an enrollment change, and kept (``EnrollmentChangeBehaviour/invalidatesItems(failingWith:)``):
-    /// every use fails with this status.
+    /// Invalidated by an enrollment change, and kept (``EnrollmentChangeBehaviour``): every use
+    /// fails with this status.
     var invalidation: KeychainStatus?
+    /// The invalidated item answers "needs UI" without UI and prompts before it fails
+    /// (``EnrollmentChangeBehaviour/invalidatesItemsAnsweringNeedsUI(failingWith:)``).
+    var invalidationAsksForUI = false
 }

@@ -173,11 +173,25 @@ struct AppAttestTests {
         #expect(registration.attestation?.verdict == .absent)
     }
 
-    @Test("serverUnavailable: no evidence now; the same unattested key attests next time")
-    func serverUnavailableKeepsTheKey() async throws {
+    @Test("serverUnavailable: attestKey is tried again with the same key and the same clientDataHash, and the registration carries it")
+    func serverUnavailableRetriesSameInputs() async throws {
         let fixture = try await Fixture()
         fixture.service.failNext(.attestKey, with: .serverUnavailable)
+        let registration = try await fixture.enable()
+        let requests = fixture.service.attestRequests
+        #expect(requests.count == 2)
+        #expect(Set(requests.map(\.keyID)).count == 1 && Set(requests.map(\.clientDataHash)).count == 1, "the same inputs")
+        #expect(fixture.service.generatedKeyIDs.count == 1)
+        #expect(fixture.server.starts.first?.evidence?.attestation != nil)
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test("serverUnavailable at every try: no evidence after three tries; the same unattested key attests next time")
+    func serverUnavailableKeepsTheKey() async throws {
+        let fixture = try await Fixture()
+        for _ in 0..<3 { fixture.service.failNext(.attestKey, with: .serverUnavailable) }
         try await fixture.enable()
+        #expect(fixture.service.attestRequests.count == 3)
         #expect(fixture.server.starts.first?.evidence == nil)
         let keyID = try #require(fixture.service.generatedKeyIDs.first)
         try await fixture.enable()
@@ -187,18 +201,118 @@ struct AppAttestTests {
     }
 
     @Test(
-        "unknownSystemFailure, invalidInput, featureUnsupported: the key registers without evidence",
-        arguments: [
-            AppAttestFault.unknownSystemFailure, .invalidInput, .featureUnsupported,
-        ]
+        "unknownSystemFailure or invalidInput: the key is discarded and a fresh key attests, once",
+        arguments: [AppAttestFault.unknownSystemFailure, .invalidInput]
     )
-    func otherFaults(fault: AppAttestFault) async throws {
+    func otherFaultsStartOver(fault: AppAttestFault) async throws {
         let fixture = try await Fixture()
         fixture.service.failNext(.attestKey, with: fault)
+        let registration = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 2)
+        let evidence = try #require(fixture.server.starts.first?.evidence)
+        #expect(evidence.keyID?.data == Self.rawKeyID(fixture.service.generatedKeyIDs[1]))
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test(
+        "an assertion failing with unknownSystemFailure or invalidInput: the broken key is discarded and a fresh key attests; twice: no evidence, no third key",
+        arguments: [AppAttestFault.unknownSystemFailure, .invalidInput]
+    )
+    func failingAssertionDiscardsTheKey(fault: AppAttestFault) async throws {
+        let fixture = try await Fixture()
+        try await fixture.enable()
+        let old = try #require(fixture.service.generatedKeyIDs.first)
+        fixture.service.failNext(.generateAssertion, with: fault)
+        let registration = try await fixture.enable()
+        let fresh = try #require(fixture.service.generatedKeyIDs.last)
+        #expect(fresh != old && fixture.service.generatedKeyIDs.count == 2)
+        #expect(fixture.server.starts.last?.evidence?.keyID?.data == Self.rawKeyID(fresh))
+        #expect(registration.attestation?.verdict == .verified)
+
+        fixture.service.failNext(.generateAssertion, with: fault)
+        fixture.service.failNext(.attestKey, with: fault)
+        let bare = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 3, "one fresh key for this registration, no more")
+        #expect(fixture.server.starts.last?.evidence == nil)
+        #expect(bare.attestation?.verdict == .absent)
+    }
+
+    @Test("featureUnsupported: the key registers without evidence")
+    func featureUnsupported() async throws {
+        let fixture = try await Fixture()
+        fixture.service.failNext(.attestKey, with: .featureUnsupported)
         let registration = try await fixture.enable()
         #expect(fixture.server.starts.count == 1)
         #expect(fixture.server.starts.first?.evidence == nil)
         #expect(registration.attestation?.verdict == .absent)
+    }
+
+    @Test("a registration canceled after its attestation keeps the attested key: the next registration asserts with it, no second key is attested")
+    func canceledRegistrationKeepsTheKey() async throws {
+        let fixture = try await Fixture()
+        fixture.device.willAnswer(.cancel)
+        await #expect(throws: BioAuthError.userCanceled) { try await fixture.client.enableBiometricSignIn(prompt: "Turn on Face ID") }
+        #expect(fixture.server.starts.first?.evidence?.attestation != nil)
+        let registration = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 1)
+        #expect(fixture.service.attestations.count == 1)
+        #expect(fixture.server.starts.last?.evidence?.assertion != nil)
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test(
+        "under prefer, a server that never verified the kept attested key refuses its assertion (key_mismatch): the next registration attests a fresh key"
+    )
+    func unverifiedKeptKeyStartsOverWhenRefused() async throws {
+        let fixture = try await Fixture()
+        fixture.device.willAnswer(.cancel)
+        _ = try? await fixture.client.enableBiometricSignIn(prompt: "Turn on Face ID")
+        fixture.server.with { $0.knownKeys = [:] }  // the server kept nothing of it
+        let refused = try await fixture.enable()
+        #expect(refused.attestation?.verdict == .refused && refused.attestation?.reason == "key_mismatch")
+        let registration = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 2)
+        #expect(fixture.server.starts.last?.evidence?.attestation != nil)
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test(
+        "a server that refuses an attestation (under prefer, or 403 under require): the key is discarded and the next registration attests a fresh one",
+        arguments: [AppAttestServer.Mode.prefer, .require]
+    )
+    func refusedAttestationDiscardsTheKey(mode: AppAttestServer.Mode) async throws {
+        let fixture = try await Fixture(mode: mode)
+        fixture.server.with { $0.remembersChallenges = false }  // no attestation can verify
+        fixture.device.willAnswer(.present("owner"))
+        _ = try? await fixture.client.enableBiometricSignIn(prompt: "Turn on Face ID")
+        #expect(fixture.server.starts.first?.evidence?.attestation != nil)
+        fixture.server.with { $0.remembersChallenges = true }
+        let registration = try await fixture.enable()
+        #expect(fixture.service.generatedKeyIDs.count == 2)
+        let evidence = try #require(fixture.server.starts.last?.evidence)
+        #expect(evidence.attestation != nil && evidence.keyID?.data == Self.rawKeyID(fixture.service.generatedKeyIDs[1]))
+        #expect(registration.attestation?.verdict == .verified)
+    }
+
+    @Test(
+        "a reinstall loses the App Attest key (Apple): the kept id answers invalidKey and a fresh key attests; the next registration asserts with it"
+    )
+    func reinstallStartsOver() async throws {
+        let fixture = try await Fixture()
+        try await fixture.enable()
+        let old = try #require(fixture.service.generatedKeyIDs.first)
+        fixture.device.reinstallApp()
+        let reinstalled = BioAuthClient(configuration: fixture.client.configuration, device: fixture.device.backends, transport: fixture.server)
+        try await reinstalled.signIn(username: "alice", password: "correct horse")
+        fixture.device.willAnswer(.present("owner"))
+        let registration = try await reinstalled.enableBiometricSignIn(prompt: "Turn on Face ID")
+        let fresh = try #require(fixture.service.generatedKeyIDs.last)
+        #expect(fresh != old && fixture.service.generatedKeyIDs.count == 2)
+        #expect(fixture.server.starts.last?.evidence?.attestation != nil)
+        #expect(registration.attestation?.verdict == .verified)
+        fixture.device.willAnswer(.present("owner"))
+        try await reinstalled.enableBiometricSignIn(prompt: "Turn on Face ID")
+        #expect(fixture.service.assertions.last?.keyID == fresh)
     }
 
     @Test("require: a server that does not know the kept key (key_mismatch) gets a fresh key's attestation, once")

@@ -14,8 +14,8 @@ struct DeviceAttackerTests {
         let context = fixture.vault.makeContext()
         // The app is told "authenticated"...
         #expect(await context.context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
-        // ...but the item is released only to an enrolled face.
-        fixture.device.willAnswer(.presentUnenrolled)
+        // ...but the item is released only to an enrolled face (the prompt's two attempts fail).
+        fixture.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
         #expect(await caught { try await fixture.vault.read("token", prompt: "p", context: context) } == .authenticationFailed)
         #expect(await caught { try await fixture.vault.read("token", prompt: "p", context: context) } == .userCanceled)
     }
@@ -28,7 +28,7 @@ struct DeviceAttackerTests {
         let context = fixture.vault.makeContext()
         #expect(await context.context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
         let message = SignedMessage(ceremony: .authentication, relyingPartyID: "rp", registrationID: "reg", challenge: Data(count: 32))
-        fixture.device.willAnswer(.presentUnenrolled)
+        fixture.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
         #expect(await caught { try await fixture.keys.sign(message, withKeyNamed: "device", prompt: "p", context: context) } == .authenticationFailed)
     }
 

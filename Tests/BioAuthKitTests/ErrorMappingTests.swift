@@ -35,20 +35,20 @@ struct ErrorMappingTests {
         #expect(await caught { try await fixture.vault.read("token", prompt: "p") } == .userCanceled)
     }
 
-    @Test("a face that is not enrolled: -25293 → authenticationFailed")
+    @Test("a face that is not enrolled, at both attempts of a prompt: -25293 → authenticationFailed")
     func authenticationFailed() async throws {
         let fixture = try await storedFixture()
-        fixture.device.willAnswer(.presentUnenrolled)
+        fixture.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
         #expect(rawRead(fixture) == KeychainStatus(rawValue: -25293))
-        fixture.device.willAnswer(.present("stranger"))
+        fixture.device.willAnswer(.present("stranger"), .present("stranger"))
         #expect(await caught { try await fixture.vault.read("token", prompt: "p") } == .authenticationFailed)
     }
 
-    @Test("five failed matches: biometryLockout until the passcode is entered")
+    @Test("five failed attempts: biometryLockout until the passcode is entered")
     func lockoutAfterFiveFailures() async throws {
         let fixture = try await storedFixture()
-        for _ in 0..<4 {
-            fixture.device.willAnswer(.presentUnenrolled)
+        for _ in 0..<2 {
+            fixture.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
             #expect(await caught { try await fixture.vault.read("token", prompt: "p") } == .authenticationFailed)
         }
         fixture.device.willAnswer(.presentUnenrolled)

@@ -1,7 +1,8 @@
-@_spi(DeviceSeam) import BioAuthKit
 @_spi(DeviceSeam) import BioAuthSimulator
 import Foundation
 import Testing
+
+@testable @_spi(DeviceSeam) import BioAuthKit
 
 /// A prompt is the platform's, and the user may leave it up: cancelling the app's task closes it
 /// (`LAContext.invalidate()`) and the call ends with `userCanceled` at once, and while it is up
@@ -61,5 +62,28 @@ struct PromptCancellationTests {
         for signing in signings { signing.cancel() }
         for signing in signings { await #expect(throws: BioAuthError.userCanceled) { try await signing.value } }
         #expect(try await waitForOpenPrompts(fixture.device, 0))
+    }
+
+    @Test(
+        "a prompt that stays up after the app canceled it: userCanceled at once; a late match is not used, a late failure is no loss",
+        arguments: [ScriptedAnswer.present("owner"), .presentUnenrolled]
+    )
+    func promptStaysUp(late: ScriptedAnswer) async throws {
+        let fixture = DeviceFixture()
+        fixture.device.setInvalidateClosesKeychainPrompts(false)
+        _ = try await fixture.keys.createKey(named: "k")
+        fixture.device.willAnswer(.leaveUp)
+        let keys = fixture.keys
+        let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
+        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        signing.cancel()
+        await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
+        #expect(fixture.device.openPromptCount == 1, "the prompt is still up")
+        fixture.device.answerPromptLeftUp(late)
+        #expect(try await waitForOpenPrompts(fixture.device, 0), "the user answered it")
+        #expect(await fixture.keys.usability(ofKeyNamed: "k") == .usable)
+        #expect(await !fixture.keys.enrollmentChanged(since: "k"))
+        fixture.device.willAnswer(.present("owner"))
+        #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in").count > 0)
     }
 }

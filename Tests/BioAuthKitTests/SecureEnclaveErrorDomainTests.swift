@@ -37,9 +37,9 @@ struct SecureEnclaveErrorDomainTests {
     func failedMatch() async throws {
         let fixture = DeviceFixture()
         _ = try await fixture.keys.createKey(named: "k")
-        fixture.device.willAnswer(.presentUnenrolled)
+        fixture.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
         #expect(try await signRaw(fixture) == .localAuthentication(.authenticationFailed))
-        fixture.device.willAnswer(.present("stranger"))
+        fixture.device.willAnswer(.present("stranger"), .present("stranger"))
         #expect(await caught { try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p") } == .authenticationFailed)
     }
 

@@ -23,7 +23,7 @@ extension BioAuthClient {
         let key = try await create()
         let userID = current?.user.id ?? ""
         var registrationID: String?
-        do {
+        do throws(BioAuthError) {
             // App Attest evidence for this key, made against the challenge (none without one).
             let prepare = { () async -> AppAttestation.Prepared? in
                 guard let challenge else { return nil }
@@ -36,19 +36,27 @@ extension BioAuthClient {
             }
             var prepared = await prepare()
             var started: RegistrationStartResponse
-            do {
-                let evidence = prepared?.evidence
-                started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
-            } catch
-                where prepared?.isAssertion == true && error.serverCode == .attestationRefused
-                && AppAttestation.keyRefusals.contains(error.rejection?.reason ?? "")
-            {
-                // The server refused the App Attest key itself (it never verified it, or its
-                // assertion failed): a new key attests, once, against the same unspent challenge.
-                appAttestation.forget(userID)
-                prepared = await prepare()
-                let evidence = prepared?.evidence
-                started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
+            do throws(BioAuthError) {
+                do throws(BioAuthError) {
+                    let evidence = prepared?.evidence
+                    started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
+                } catch
+                    where prepared?.isAssertion == true && error.serverCode == .attestationRefused
+                    && AppAttestation.keyRefusals.contains(error.rejection?.reason ?? "")
+                {
+                    // The server refused the App Attest key itself (it never verified it, or its
+                    // assertion failed): a new key attests, once, against the same unspent challenge.
+                    appAttestation.forget(userID)
+                    prepared = await prepare()
+                    let evidence = prepared?.evidence
+                    started = try await withStepUp(stepUp) { () throws(BioAuthError) in try await start(key, evidence) }
+                }
+            } catch {
+                // Refused outright (`require`): what that says of the App Attest key is kept.
+                if let prepared, error.serverCode == .attestationRefused {
+                    appAttestation.settle(prepared, verdict: .refused, reason: error.rejection?.reason, userID: userID)
+                }
+                throw error
             }
             registrationID = started.registrationID
             let message = SignedMessage(
@@ -65,7 +73,9 @@ extension BioAuthClient {
                 token: try requireToken(),
                 as: RegistrationResponse.self
             ).registration
-            if let prepared { appAttestation.settle(prepared, result: registration.attestation, userID: userID) }
+            if let prepared, let result = registration.attestation {
+                appAttestation.settle(prepared, verdict: result.verdict, reason: result.reason, userID: userID)
+            }
             try keep(started.registrationID, key)
             return registration
         } catch {

@@ -55,8 +55,7 @@
     public static let authFailed = KeychainStatus(rawValue: -25293)
     /// `errSecDuplicateItem` (-25299): an item with these attributes already exists.
     public static let duplicateItem = KeychainStatus(rawValue: -25299)
-    /// `errSecItemNotFound` (-25300): no such item; also what an invalidated
-    /// `.biometryCurrentSet` item answers after an enrollment change.
+    /// `errSecItemNotFound` (-25300): no such item.
     public static let itemNotFound = KeychainStatus(rawValue: -25300)
     /// `errSecInteractionNotAllowed` (-25308): the item needs a prompt and none may be shown.
     public static let interactionNotAllowed = KeychainStatus(rawValue: -25308)

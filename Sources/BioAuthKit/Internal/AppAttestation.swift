@@ -11,18 +11,29 @@ import Crypto
 ///
 /// - The client data is ``KeyAttestationMessage`` for the public key exactly as the start request
 ///   sends it; `clientDataHash` is its SHA-256.
-/// - An App Attest key a server has verified asserts; any other attests, once (Apple: `attestKey`
-///   on a key already attested fails with `invalidKey`). A key that attested is therefore kept
-///   only once the server reports its attestation `verified`; a key that was generated and not
-///   yet attested (Apple's server was unreachable) is kept to attest the next time, as Apple
-///   advises.
-/// - The key id lives in the keychain (``PlainRecords``, `ThisDeviceOnly`: it survives a
-///   reinstall, as App Attest keys do, and never moves to another device), one per user, since
-///   Apple asks for a key per user of the device. It is no secret: the key itself stays in the
-///   Secure Enclave and only this app can use it.
+/// - A key attests once (Apple: `attestKey` on a key already attested fails with `invalidKey`),
+///   then asserts. Apple asks to keep new keys per device few (its risk metric counts them), so a
+///   key is kept from its generation until a server refuses it: an attested key asserts next
+///   time even if its registration was canceled, and a server that never verified it answers
+///   `key_mismatch`, after which a fresh key attests.
+/// - `serverUnavailable` ("retry attestation again using the same key and client data hash later
+///   to avoid unnecessarily generating new keys", DCAppAttestService.h, iOS 16.5 SDK) is retried
+///   within the registration with the same key and hash, ``unavailableRetryDelays``. Across registrations the
+///   same hash cannot come back: it binds a new device key and a single-use challenge. After the
+///   retries the key registers without evidence and the unattested App Attest key attests the
+///   next time, over that registration's hash.
+/// - Any other failure (`invalidKey`, `unknownSystemFailure`, `invalidInput`) discards the key,
+///   and a fresh one is tried once per registration; so does a server's refusal of its
+///   attestation (``settle(_:verdict:reason:userID:)``).
+/// - The key id lives in the keychain (``PlainRecords``, `ThisDeviceOnly`, never moving to
+///   another device), one per user, since Apple asks for a key per user of the device. App
+///   Attest keys themselves do not survive a reinstall, a migration or a restore (Apple,
+///   "Establishing your app's integrity") while the keychain record may: the kept id then fails
+///   with `invalidKey`, and a fresh key attests. It is no secret: the key stays in the Secure
+///   Enclave and only this app can use it.
 /// - Evidence is only ever added: when none can be made (unsupported, switched off, Apple's
-///   server unreachable, a second `invalidKey`) the key registers without it, and the server's
-///   policy (`--key-attestation`) alone decides whether that is enough.
+///   server unreachable, a second failure) the key registers without it, and the server's policy
+///   (`--key-attestation`) alone decides whether that is enough.
 struct AppAttestation: Sendable {
     let backend: (any AppAttestBackend)?
     let records: PlainRecords
@@ -33,10 +44,17 @@ struct AppAttestation: Sendable {
     struct KeyRecord: Codable, Sendable, Equatable {
         /// `generateKey`'s id (standard base64 of 32 bytes).
         var keyID: String
-        /// Whether a server verified the key's attestation (it then asserts); otherwise it was
-        /// generated and not attested yet.
+        /// Whether a server verified the key's attestation.
         var verified: Bool
+        /// Whether `attestKey` succeeded for it (`nil` in records kept before this was recorded).
+        var attested: Bool?
+
+        /// Whether the key asserts (it attested) rather than attests.
+        var asserts: Bool { verified || attested == true }
     }
+
+    /// The waits before each retry of a call that answered `serverUnavailable`, in nanoseconds.
+    static let unavailableRetryDelays: [UInt64] = [300_000_000, 1_000_000_000]
 
     /// Evidence made for one device key.
     struct Prepared: Sendable {
@@ -79,8 +97,10 @@ struct AppAttestation: Sendable {
         while true {
             let kept = record(for: userID)
             do throws(KeychainStatus) {
-                if let kept, kept.verified {
-                    let assertion = try await backend.generateAssertion(kept.keyID, clientDataHash: clientDataHash)
+                if let kept, kept.asserts {
+                    let assertion = try await Self.retryingUnavailable { () throws(KeychainStatus) in
+                        try await backend.generateAssertion(kept.keyID, clientDataHash: clientDataHash)
+                    }
                     return prepared(keyID: kept.keyID, challenge: challenge, attestation: nil, assertion: assertion, userID: userID)
                 }
                 let keyID: String
@@ -91,32 +111,52 @@ struct AppAttestation: Sendable {
                     // Kept before attesting: if Apple's server is unreachable, the same key attests next time.
                     try? records.save(KeyRecord(keyID: keyID, verified: false), Self.account(userID))
                 }
-                let attestation = try await backend.attestKey(keyID, clientDataHash: clientDataHash)
-                // Attested keys cannot attest again: kept only once a server verifies this one (``settle``).
-                forget(userID)
+                let attestation = try await Self.retryingUnavailable { () throws(KeychainStatus) in
+                    try await backend.attestKey(keyID, clientDataHash: clientDataHash)
+                }
+                // Attested keys cannot attest again: it asserts from now on, until a server refuses it.
+                try? records.save(KeyRecord(keyID: keyID, verified: false, attested: true), Self.account(userID))
                 return prepared(keyID: keyID, challenge: challenge, attestation: attestation, assertion: nil, userID: userID)
             } catch {
                 switch StatusMapping.appAttestFailure(for: error) {
-                case .invalidKey:
+                case .invalidKey, .failed:
                     forget(userID)
                     guard !startedOver else { return nil }
                     startedOver = true
-                case .unavailable, .unsupported, .failed:
+                case .unavailable, .unsupported:
                     return nil
                 }
             }
         }
     }
 
-    /// Records what the server made of `prepared` (`result`, the registration's `attestation`):
-    /// an attestation it verified makes the key one that asserts from now on; an assertion it
-    /// refused for the key's sake makes the next registration attest a new key.
-    func settle(_ prepared: Prepared, result: KeyAttestationResult?, userID: String) {
-        guard let result else { return }
-        if !prepared.isAssertion, result.verdict == .verified {
-            try? records.save(KeyRecord(keyID: prepared.keyID, verified: true), Self.account(userID))
-        } else if prepared.isAssertion, result.verdict == .refused, let reason = result.reason, Self.keyRefusals.contains(reason) {
+    /// `call`, tried again with the same inputs after each ``unavailableRetryDelays`` while it
+    /// answers `serverUnavailable`.
+    private static func retryingUnavailable<T>(_ call: () async throws(KeychainStatus) -> T) async throws(KeychainStatus) -> T {
+        for delay in unavailableRetryDelays {
+            do {
+                return try await call()
+            } catch  where StatusMapping.appAttestFailure(for: error) == .unavailable {
+                try? await Task.sleep(nanoseconds: delay)
+            }
+        }
+        return try await call()
+    }
+
+    /// Records what the server made of `prepared` (the registration's `attestation` verdict and
+    /// reason, or a `403 attestation_refused`): an attestation it verified marks the key verified;
+    /// an attestation it refused discards the key ("If your server fails to verify the
+    /// attestation object, discard the key identifier", DCAppAttestService.h); an assertion it
+    /// refused for the key's sake (``keyRefusals``) discards it too. A refusal for the app's or
+    /// the device's sake keeps an asserting key: a fresh one would be refused alike.
+    func settle(_ prepared: Prepared, verdict: KeyAttestationResult.Verdict, reason: String?, userID: String) {
+        switch verdict {
+        case .verified where !prepared.isAssertion:
+            try? records.save(KeyRecord(keyID: prepared.keyID, verified: true, attested: true), Self.account(userID))
+        case .refused where !prepared.isAssertion || Self.keyRefusals.contains(reason ?? ""):
             forget(userID)
+        default:
+            break
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The decisions shared by the vault and the key store: contexts, preflight checks, the
-/// enrollment baseline, and turning a raw status into the most precise ``BioAuthError``.
+/// What the vault and the key store share: contexts, preflight checks, the enrollment baseline
+/// and the records; what a failure means is decided in `ProtectionCore+Loss.swift`.
 struct ProtectionCore: Sendable {
     enum Kind: String {
         case secret, key
@@ -145,43 +145,6 @@ struct ProtectionCore: Sendable {
         let now = currentDomainState()
         return ItemRecord(policy: policy, baseline: now.state, stateHash: now.stateHash)
     }
-
-    // MARK: explaining failures
-
-    /// The most precise error for a failed operation on a protected item or key.
-    ///
-    /// The status is first mapped by its domain and code (``StatusMapping``); then a missing or
-    /// refused item is explained: ``BioAuthError/biometryChanged`` when the domain state moved away
-    /// from the baseline, ``BioAuthError/passcodeNotSet`` when the passcode was removed (which
-    /// deleted the item), lockout / not enrolled / not available when LocalAuthentication says so.
-    func explain(_ status: KeychainStatus, _ kind: Kind, _ name: String) -> BioAuthError {
-        let error = StatusMapping.error(for: status)
-        // However an invalidated item or key answers on a given device (gone, or failing with an
-        // OSStatus, an LAError or a CryptoTokenKit error), a domain state that moved away from the
-        // baseline is the cause; only the user's own answers are not.
-        if !Self.notAnInvalidation.contains(error.code), enrollmentChanged(kind, name) { return .biometryChanged }
-        switch error {
-        case .itemNotFound:
-            return passcodeMissing() ? .passcodeNotSet : .itemNotFound
-        case .authenticationFailed:
-            guard let policy = record(kind, name).map({ $0.policy }) ?? .currentBiometrics else { return .authenticationFailed }
-            let context = backends.localAuthentication.makeContext()
-            switch context.canEvaluatePolicy(policy.localAuthenticationPolicy) {
-            case .biometryLockout?: return .biometryLockout
-            case .biometryNotEnrolled?: return .biometryNotEnrolled
-            case .biometryNotAvailable?: return .biometryNotAvailable
-            case .passcodeNotSet?: return .passcodeNotSet
-            default: return .authenticationFailed
-            }
-        default:
-            return error
-        }
-    }
-
-    /// Failures that are the user's answer or the build's, never an invalidated item's.
-    private static let notAnInvalidation: Set<BioAuthError.Code> = [
-        .userCanceled, .biometryLockout, .interactionNotAllowed, .passcodeNotSet, .missingEntitlement,
-    ]
 
     func passcodeMissing() -> Bool {
         backends.localAuthentication.makeContext().canEvaluatePolicy(.deviceOwnerAuthentication) == .passcodeNotSet

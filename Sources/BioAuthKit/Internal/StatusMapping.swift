@@ -61,11 +61,12 @@ enum AppAttestFailure: Equatable, Sendable {
     /// The key cannot be used (`attestKey` on a key already attested, `generateAssertion` on one
     /// never attested, or the service rejects it): forget it and start over with a new key, once.
     case invalidKey
-    /// Apple's App Attest server is unreachable: register without evidence now, and keep an
-    /// unattested key for the next time (Apple: try again later with the same key).
+    /// Apple's App Attest server is unreachable: try again with the same key and the same
+    /// `clientDataHash` (Apple), and keep the key.
     case unavailable
-    /// Anything else (`unknownSystemFailure`, `invalidInput`, another domain): register without
-    /// evidence; `detail` is for logs.
+    /// Anything else (`unknownSystemFailure`, `invalidInput`, another domain): discard the key, as
+    /// Apple advises for any error but `serverUnavailable`, and start over with a new one, once;
+    /// `detail` is for logs.
     case failed(String)
 }
 

@@ -135,16 +135,22 @@ public struct DeviceKeyStore: Sendable {
         let authentication = core.context(context?.context)
         query.authenticationContext = authentication
         query.operationPrompt = prompt
+        let matched = try await core.matchFirst(.key, name, context: context == nil ? authentication : nil, prompt: prompt) {
+            probe(name, key.algorithm)
+        }
+        func explain(_ status: KeychainStatus) -> BioAuthError {
+            matched ? core.explainAfterMatch(status) : core.explain(status, .key, name) { probe(name, key.algorithm) }
+        }
         let canceled = KeychainStatus.localAuthentication(.appCancel)
         switch key.algorithm {
         case .es256:
             let (status, handle) = core.backends.secureKeys.copyKey(query)
-            guard status == .success, let handle else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
+            guard status == .success, let handle else { throw explain(status == .success ? .itemNotFound : status) }
             let secureKeys = core.backends.secureKeys
             let (signStatus, signature) = await PromptCall.run(invalidating: authentication, canceled: (canceled, nil)) {
                 secureKeys.createSignature(handle, message: bytes)
             }
-            guard signStatus == .success, let signature else { throw core.explain(signStatus == .success ? .authFailed : signStatus, .key, name) }
+            guard signStatus == .success, let signature else { throw explain(signStatus == .success ? .authFailed : signStatus) }
             core.confirmBaseline(.key, name)
             return signature
         case .ed25519:
@@ -152,7 +158,7 @@ public struct DeviceKeyStore: Sendable {
             let keychain = core.backends.keychain
             let prepared = query
             let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (canceled, nil)) { keychain.copyMatching(prepared) }
-            guard status == .success, var raw = data else { throw core.explain(status == .success ? .itemNotFound : status, .key, name) }
+            guard status == .success, var raw = data else { throw explain(status == .success ? .itemNotFound : status) }
             defer { raw.resetBytes(in: 0..<raw.count) }  // best effort: do not keep the key around
             guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
                 let signature = try? privateKey.signature(for: bytes)
@@ -162,32 +168,34 @@ public struct DeviceKeyStore: Sendable {
         }
     }
 
-    /// Whether key `name` exists and is usable; never prompts. A key destroyed by an enrollment
-    /// change or by passcode removal does not exist.
+    /// Whether key `name` exists and is usable, as far as can be told without a prompt: a key an
+    /// enrollment change invalidated (gone, or kept and failing), or one removed with the passcode,
+    /// does not count.
     public func containsKey(named name: String) async -> Bool {
-        guard let key = try? await key(named: name) else { return false }
-        var query = query(name, key.algorithm)
-        query.authenticationContext = core.context(nil)
-        query.interactionNotAllowed = true
-        let status = key.algorithm == .es256 ? core.backends.secureKeys.copyKey(query).status : core.backends.keychain.copyMatching(query).status
-        return status == .success || status == .interactionNotAllowed
+        await usability(ofKeyNamed: name) == .usable
     }
 
     /// Whether key `name` can still sign, decided without a prompt. Existing is not enough: an
     /// enrollment change invalidates a `.biometryCurrentSet` key (SecAccessControl.h), and a
-    /// device may keep the reference. So the key is usable when its record and reference exist,
-    /// some identity is still enrolled, and a signature on a context that may not show UI is
-    /// refused for wanting UI ("the keychain call will eventually fail with
-    /// errSecInteractionNotAllowed instead of displaying the authentication UI", LAContext.h,
-    /// `interactionNotAllowed`) rather than failing as an invalidated key does.
+    /// device may keep the reference. So the key is lost when its record or reference is gone, no
+    /// identity is enrolled, or a signature on a context that may not show UI fails otherwise than
+    /// by wanting UI while the domain state has moved (``ProtectionCore/loss(_:_:_:)``). A device
+    /// may also answer "needs UI" for an invalidated key: the key then reads usable here, and its
+    /// next use tells (``ProtectionCore/matchFirst(_:_:context:prompt:probe:)``).
     func usability(ofKeyNamed name: String) async -> KeyUsability {
         guard let key = try? await key(named: name) else { return .lost(.keyMissing) }
         if core.enrollmentChange(.key, name) == .certain { return .lost(.biometryChanged) }
-        var query = query(name, key.algorithm)
+        return core.loss(probe(name, key.algorithm), .key, name).map { .lost($0) } ?? .usable
+    }
+
+    /// Key `name` asked without UI: a signature (ES256) or a read (Ed25519) on a fresh context that
+    /// may not show UI; never prompts.
+    private func probe(_ name: String, _ algorithm: SignatureAlgorithm) -> ProbeAnswer {
+        var query = query(name, algorithm)
         query.authenticationContext = core.context(nil)
         query.interactionNotAllowed = true
         let status: KeychainStatus
-        switch key.algorithm {
+        switch algorithm {
         case .es256:
             let (found, handle) = core.backends.secureKeys.copyKey(query)
             if found == .success, let handle {
@@ -198,11 +206,10 @@ public struct DeviceKeyStore: Sendable {
         case .ed25519:
             status = core.backends.keychain.copyMatching(query).status
         }
-        guard status != .success else { return .usable }
-        switch core.explain(status, .key, name) {
-        case .biometryChanged: return .lost(.biometryChanged)
-        case .itemNotFound, .passcodeNotSet: return .lost(.keyMissing)
-        default: return .usable  // it wants UI (the usual answer), or is locked out: the key itself is sound
+        switch status {
+        case .success, .interactionNotAllowed: return .needsUI
+        case .itemNotFound: return .missing
+        default: return .refused(status)
         }
     }
 

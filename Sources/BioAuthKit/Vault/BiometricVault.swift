@@ -53,30 +53,46 @@ public struct BiometricVault: Sendable {
         let authentication = core.context(context?.context)
         query.authenticationContext = authentication
         query.operationPrompt = prompt
+        let matched = try await core.matchFirst(.secret, name, context: context == nil ? authentication : nil, prompt: prompt) { probe(name) }
         let keychain = core.backends.keychain
         let prepared = query
         let (status, data) = await PromptCall.run(invalidating: authentication, canceled: (KeychainStatus.localAuthentication(.appCancel), nil)) {
             keychain.copyMatching(prepared)
         }
         guard status == .success, let data else {
-            throw core.explain(status == .success ? .itemNotFound : status, .secret, name)
+            let failure = status == .success ? KeychainStatus.itemNotFound : status
+            throw matched ? core.explainAfterMatch(failure) : core.explain(failure, .secret, name) { probe(name) }
         }
         core.confirmBaseline(.secret, name)
         return data
     }
 
-    /// Whether a secret is stored under `name`; never prompts.
-    ///
-    /// An item invalidated by an enrollment change, or deleted with the passcode, does not exist.
-    public func contains(_ name: String) async throws(BioAuthError) -> Bool {
+    /// Item `name` asked on a fresh context that may not show UI; never prompts.
+    private func probe(_ name: String) -> ProbeAnswer {
         var query = itemQuery(name)
         query.authenticationContext = core.context(nil)
         query.interactionNotAllowed = true
         switch core.backends.keychain.copyMatching(query).status {
-        case .success, .interactionNotAllowed: return true
-        case .itemNotFound: return false
-        case let status: throw StatusMapping.error(for: status)
+        case .success, .interactionNotAllowed: return .needsUI
+        case .itemNotFound: return .missing
+        case let status: return .refused(status)
         }
+    }
+
+    /// Whether a usable secret is stored under `name`, as far as can be told without a prompt: an
+    /// item an enrollment change invalidated (gone, or kept and failing), or one deleted with the
+    /// passcode, does not count.
+    ///
+    /// - Throws: a failure that says nothing about the item (``BioAuthError/missingEntitlement``, …).
+    public func contains(_ name: String) async throws(BioAuthError) -> Bool {
+        let answer = probe(name)
+        let lost = core.loss(answer, .secret, name) != nil
+        if !lost, case .refused(let status) = answer {
+            // The item's own refusal of the user (a lockout, …) says it is there; anything else is thrown.
+            let error = StatusMapping.error(for: status)
+            if error == .missingEntitlement || !ProtectionCore.notAnInvalidation.contains(error.code) { throw error }
+        }
+        return !lost
     }
 
     /// Whether the enrolled biometry seems to have changed since `name` was stored or last read;

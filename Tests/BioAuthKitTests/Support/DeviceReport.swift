@@ -13,6 +13,11 @@ struct DeviceReport: Sendable, CustomTestStringConvertible {
         [true, false].map { DeviceReport(behaviour: behaviour, hasDomainStateAPI: $0) }
     }
 
+    /// Every ``EnrollmentChangeBehaviour/answeringNeedsUI``, on iOS 18 and on an earlier OS.
+    static let answeringNeedsUI: [DeviceReport] = EnrollmentChangeBehaviour.answeringNeedsUI.flatMap { behaviour in
+        [true, false].map { DeviceReport(behaviour: behaviour, hasDomainStateAPI: $0) }
+    }
+
     /// Sets `device` up to report this way.
     func apply(to device: SimulatedDevice) {
         device.setEnrollmentChangeBehaviour(behaviour)
@@ -24,6 +29,7 @@ struct DeviceReport: Sendable, CustomTestStringConvertible {
             switch behaviour {
             case .deletesItems: "item deleted"
             case .invalidatesItems(let status): "item kept, failing with \(status)"
+            case .invalidatesItemsAnsweringNeedsUI(let status): "item kept, \"needs UI\" without UI, failing with \(status) on a prompt"
             }
         return "\(how), \(hasDomainStateAPI ? "iOS 18 state hash" : "evaluatedPolicyDomainState only")"
     }

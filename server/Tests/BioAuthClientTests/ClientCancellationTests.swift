@@ -26,4 +26,31 @@ struct ClientCancellationTests {
             #expect(account.device.openPromptCount == 0)
         }
     }
+
+    @Test(
+        "a prompt that stays up after the sign-in was canceled: userCanceled at once; a late match signs nobody in, a late failure loses nothing",
+        arguments: [ScriptedAnswer.present("owner"), .presentUnenrolled]
+    )
+    func promptStaysUpAfterCancel(late: ScriptedAnswer) async throws {
+        try await LoopbackServer.run { server in
+            let account = try await Account.signedIn(on: server)
+            let registration = try await account.enableBiometricsAndSignOut()
+            account.device.setInvalidateClosesKeychainPrompts(false)
+            account.device.willAnswer(.leaveUp)
+            let client = account.client
+            let signingIn = Task { try await client.signInWithBiometrics(prompt: "Sign in") }
+            for _ in 0..<400 where account.device.openPromptCount != 1 { try await Task.sleep(for: .milliseconds(5)) }
+            signingIn.cancel()
+            await #expect(throws: BioAuthError.userCanceled) { try await signingIn.value }
+            #expect(account.device.openPromptCount == 1, "the prompt is still up")
+            account.device.answerPromptLeftUp(late)
+            for _ in 0..<400 where account.device.openPromptCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(account.device.openPromptCount == 0)
+            #expect(await client.sessionToken == nil, "nothing was signed in")
+            #expect(await client.isBiometricSignInEnabled(), "nothing was lost")
+            account.device.willAnswer(.present("owner"))
+            let signedIn = try await client.signInWithBiometrics(prompt: "Sign in")
+            #expect(signedIn.session.authentication.registrationID == registration.id)
+        }
+    }
 }

@@ -21,7 +21,7 @@ struct ClientSecurityTests {
             let context = account.device.makeContext()
             #expect(await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked") == nil)
             // ...but without a real match there is no signature, so no session; nor a stored token.
-            account.device.willAnswer(.presentUnenrolled, .presentUnenrolled, .cancel)
+            account.device.willAnswer(.presentUnenrolled, .presentUnenrolled, .presentUnenrolled, .presentUnenrolled, .cancel)
             await #expect(throws: BioAuthError.authenticationFailed) { try await account.client.signInWithBiometrics(prompt: "p") }
             await #expect(throws: BioAuthError.authenticationFailed) { try await account.client.restoreSession(prompt: "p") }
             await #expect(throws: BioAuthError.userCanceled) { try await account.client.signInWithStoredPIN(prompt: "p") }

@@ -40,4 +40,25 @@ struct OSUpdateKeepsKeysTests {
             await #expect(throws: BioAuthError.biometryChanged) { try await account.client.signInWithBiometrics(prompt: "Sign in") }
         }
     }
+
+    @Test(
+        "an OS update, then a failed match: authenticationFailed, nothing lost; the next match signs in with the same registration and nothing is revoked"
+    )
+    func failedMatchAfterOSUpdate() async throws {
+        try await LoopbackServer.run { server in
+            let account = try await Account.signedIn(on: server)
+            let registration = try await account.enableBiometricsAndSignOut()
+            account.device.installOSUpdate()
+            account.device.willAnswer(.presentUnenrolled, .presentUnenrolled)
+            let failed = await caught { try await account.client.signInWithBiometrics(prompt: "Sign in") }
+            #expect(failed == .authenticationFailed)
+            #expect(await account.client.isBiometricSignInEnabled(), "the key was kept")
+            account.device.willAnswer(.present("owner"))
+            let signedIn = try await account.client.signInWithBiometrics(prompt: "Sign in")
+            #expect(signedIn.session.authentication.registrationID == registration.id)
+            #expect(try await account.client.reconcile() == nil, "nothing to revoke on either side")
+            let registrations = try await server.registrations(token: try await account.token())
+            #expect(registrations.map(\.id) == [registration.id])
+        }
+    }
 }

@@ -12,8 +12,8 @@ extension DemoScenario {
         relaunchApp()
         let hookedAnswer = await device.backends.localAuthentication.makeContext()
             .evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "hooked")
-        // The attacker's face does not match; the third prompt they dismiss.
-        device.willAnswer(.presentUnenrolled, .presentUnenrolled, .cancel)
+        // The attacker's face does not match, at either attempt of two prompts; the third prompt they dismiss.
+        device.willAnswer(.presentUnenrolled, .presentUnenrolled, .presentUnenrolled, .presentUnenrolled, .cancel)
         let biometric = await caught { try await client.signInWithBiometrics(prompt: "Sign in to Bank") }
         let restore = await caught { try await client.restoreSession(prompt: "Unlock Bank") }
         let storedPIN = await caught { try await client.signInWithStoredPIN(prompt: "Use PIN") }
