@@ -35,7 +35,11 @@ class UnlockedDeviceKeyTest {
         for (api in listOf(30, 31, 34, 35)) {
             val unsound = api in 31..34
             val bare = SimulatedDevice(apiLevel = api).apply { removeLockScreen() }
-            if (unsound) assertThrows(KeystoreFailure::class.java) { bare.keyStore.generateSigningKey(spec) } else bare.keyStore.generateSigningKey(spec)
+            if (unsound) {
+                assertThrows(KeystoreFailure::class.java) { bare.keyStore.generateSigningKey(spec) }
+            } else {
+                bare.keyStore.generateSigningKey(spec)
+            }
             val device = SimulatedDevice(apiLevel = api)
             device.keyStore.generateSigningKey(spec)
             device.lock()

@@ -130,7 +130,8 @@ public class BioAuthClient(
 
     /**
      * Sets the account's PIN, bound to a new hardware key of this device that needs no match (the
-     * PIN is the user check) and works only while the phone is unlocked (API 28+). As on iOS, the
+     * PIN is the user check) and works only while the phone is unlocked (API 28-30 and 35+; not on
+     * Android 12-14, where that rule would lose or refuse the key). As on iOS, the
      * PIN is also kept behind biometrics by default, for [signInWithStoredPIN]: **one prompt**
      * ([prompt]), before anything changes; skipped when biometrics cannot be used here. Needs a
      * recent sign-in: [reauthentication] is used once when the server asks.

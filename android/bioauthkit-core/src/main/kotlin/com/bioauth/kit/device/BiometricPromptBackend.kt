@@ -9,9 +9,9 @@ public interface BiometricPromptBackend {
      * `BiometricPrompt.authenticate(request, CryptoObject(operation))`. [onEnd] is called once, with
      * the success result's crypto object (mapped back to the operation it wraps, or `null`) or the
      * error code `onAuthenticationError` got, or [PromptOutcome.NotShown] when `authenticate` would
-     * not show it: no attached activity, or one that is not resumed or whose fragment manager has
-     * saved its state (androidx's `BiometricPrompt.authenticateInternal` then returns without ever
-     * calling back). The handle's `cancel` is `cancelAuthentication()`.
+     * not show it: no attached activity, or one whose fragment manager has saved its state (the
+     * user left the app; androidx's `BiometricPrompt.authenticateInternal` then returns without
+     * ever calling back). The handle's `cancel` is `cancelAuthentication()`.
      */
     public fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle
 }

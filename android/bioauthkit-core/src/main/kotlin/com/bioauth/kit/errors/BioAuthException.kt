@@ -49,16 +49,16 @@ public class BioAuthException(
         KEY_MISSING,
 
         /**
-         * The prompt could not be shown: no `FragmentActivity` is attached, or the app is not in
-         * the foreground (androidx drops a prompt asked for after `onSaveInstanceState`). Nothing
-         * changed; call again once the activity is resumed.
+         * The prompt could not be shown: no `FragmentActivity` is attached, or the user left the
+         * app (androidx drops a prompt asked for after `onSaveInstanceState`). Nothing changed;
+         * call again once the activity is back.
          */
         PROMPT_NOT_SHOWN,
 
         /** The prompt ended without a usable match, or the Keystore refused the use. */
         AUTHENTICATION_FAILED,
 
-        /** The PIN key works only while the phone is unlocked (API 28+). */
+        /** The PIN key works only while the phone is unlocked (API 28-30 and 35+: `KeySpecs.pinKeyUnlockedDeviceOnly`). */
         DEVICE_LOCKED,
 
         /**

@@ -60,7 +60,7 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         generate { strongBox -> device.keyStore.generateSecretKey(KeySpecs.biometric(alias, KeySpec.Kind.AES_GCM_256, apiLevel, policy, strongBox)) }
     }
 
-    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked (API 28+); attested as [createBiometricKey]. */
+    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked where [KeySpecs.pin] says; attested as [createBiometricKey]. */
     suspend fun createPinKey(alias: String, attestationChallenge: ByteArray?): ByteArray =
         generate { strongBox -> device.keyStore.generateSigningKey(KeySpecs.pin(alias, apiLevel, strongBox, attestationChallenge)) }
 

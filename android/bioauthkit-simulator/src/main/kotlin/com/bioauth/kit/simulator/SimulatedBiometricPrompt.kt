@@ -34,8 +34,7 @@ import com.bioauth.kit.errors.PlatformCodes
  *   androidx's `BiometricPrompt.authenticateInternal` returns without a callback when the
  *   fragment manager's state is saved ("Unable to start authentication. Called after
  *   onSaveInstanceState()"). The Android layer checks for that before calling `authenticate`
- *   (`Lifecycle.State.RESUMED`, `FragmentManager.isStateSaved`) and reports
- *   `PromptOutcome.NotShown`, as this does.
+ *   (`FragmentManager.isStateSaved`) and reports `PromptOutcome.NotShown`, as this does.
  */
 public class SimulatedBiometricPrompt internal constructor(private val device: SimulatedDevice) : BiometricPromptBackend {
     /** What the person in front of the phone does at a prompt. */
@@ -121,7 +120,7 @@ public class SimulatedBiometricPrompt internal constructor(private val device: S
     override fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle {
         if (!device.isAppInForeground) {
             notShown += 1
-            onEnd(PromptOutcome.NotShown("the activity is not resumed (CREATED)"))
+            onEnd(PromptOutcome.NotShown("the activity has saved its state (CREATED): the user left the app"))
             return PromptHandle { }
         }
         device.attacker.hookedOutcome(operation)?.let { outcome ->

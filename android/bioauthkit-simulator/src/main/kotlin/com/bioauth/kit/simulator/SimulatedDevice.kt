@@ -139,12 +139,12 @@ public class SimulatedDevice(
         appInForeground = false
     }
 
-    /** The user comes back: the activity is resumed. */
+    /** The user comes back: the activity is started and resumed again. */
     @Synchronized public fun returnToApp() {
         appInForeground = true
     }
 
-    /** Whether the app's activity is resumed. */
+    /** Whether the app's activity is in the foreground (its state not saved). */
     public val isAppInForeground: Boolean @Synchronized get() = appInForeground
 
     /** An OS update to [apiLevel]: keys, records and enrollments stay; the Keystore now behaves as that release does. */

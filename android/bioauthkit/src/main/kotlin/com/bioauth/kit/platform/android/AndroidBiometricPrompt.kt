@@ -5,7 +5,6 @@ import androidx.biometric.BiometricManager
 import androidx.biometric.BiometricPrompt
 import androidx.core.content.ContextCompat
 import androidx.fragment.app.FragmentActivity
-import androidx.lifecycle.Lifecycle
 import com.bioauth.kit.device.BiometricPromptBackend
 import com.bioauth.kit.device.KeyOperation
 import com.bioauth.kit.device.PromptHandle
@@ -21,8 +20,8 @@ import java.util.concurrent.Executor
  * `BiometricManager`, call for call. Prompts show over the activity last given to [attach]: call
  * it from that activity's `onCreate`, so that a prompt on screen during a configuration change
  * reports to the new activity (androidx keeps the prompt; it needs the callback again). A prompt
- * asked for while that activity is not resumed ends at once as [PromptOutcome.NotShown] instead
- * of being dropped by androidx without a callback.
+ * asked for after that activity saved its state (the user left the app) ends at once as
+ * [PromptOutcome.NotShown] instead of being dropped by androidx without a callback.
  */
 public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
     private val appContext = context.applicationContext
@@ -77,9 +76,10 @@ public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
             return
         }
         // androidx's authenticateInternal returns without a callback when the fragment manager's
-        // state is saved (after onSaveInstanceState): the prompt would never show nor end.
-        if (!activity.lifecycle.currentState.isAtLeast(Lifecycle.State.RESUMED) || activity.supportFragmentManager.isStateSaved) {
-            showing.onEnd(PromptOutcome.NotShown("the activity is not resumed (${activity.lifecycle.currentState})"))
+        // state is saved (after onSaveInstanceState: the user left the app): the prompt would
+        // never show nor end. Before that (created, started, paused) androidx shows it.
+        if (activity.supportFragmentManager.isStateSaved) {
+            showing.onEnd(PromptOutcome.NotShown("the activity has saved its state (${activity.lifecycle.currentState}): the user left the app"))
             return
         }
         val info = BiometricPrompt.PromptInfo.Builder()
