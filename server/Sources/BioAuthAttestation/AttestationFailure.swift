@@ -10,6 +10,9 @@ package struct AttestationFailure: Error, Hashable, Sendable, CustomStringConver
         case untrustedChain = "chain_untrusted"
         /// A certificate of the chain is on the operator's revocation list.
         case revoked = "certificate_revoked"
+        /// The chain is sound, but its leaf certifies a key of a type this server cannot read (an
+        /// ML-DSA key, an RSA key under 2048 bits).
+        case unsupportedKeyType = "unsupported_key_type"
         /// The evidence was made for another challenge (or another App Attest nonce).
         case challengeMismatch = "challenge_mismatch"
         /// The evidence certifies another key than the one being registered.

@@ -229,6 +229,42 @@ struct AndroidKeyAttestationTests {
         #expect(try Self.verdict(Case(kind: .pin, change: inHardware)) == "accepted")
     }
 
+    @Test("a PIN key without the unlocked-device rule is accepted only when attested on Android 12 to 14, where BioAuthKit makes it so")
+    func pinUnlockedDeviceByOSVersion() throws {
+        func pin(hardware: Int?, software: Int? = nil) throws -> String {
+            try Self.verdict(
+                Case(kind: .pin) {
+                    $0.softwareEnforced.unlockedDeviceRequired = false
+                    $0.hardwareEnforced.osVersion = hardware
+                    $0.softwareEnforced.osVersion = software
+                }
+            )
+        }
+        for version in [120_000, 120_100, 130_000, 140_000, 149_999] { #expect(try pin(hardware: version) == "accepted", "\(version)") }
+        #expect(try pin(hardware: nil, software: 140_000) == "accepted")
+        for version in [110_000, 119_999, 150_000, 160_000, 0] { #expect(try pin(hardware: version) == "usable_while_locked", "\(version)") }
+        #expect(try pin(hardware: nil) == "usable_while_locked", "no OS version: the rule is required")
+        // With the rule, every version is accepted.
+        #expect(try Self.verdict(Case(kind: .pin) { $0.hardwareEnforced.osVersion = 160_000 }) == "accepted")
+    }
+
+    @Test("a BER BOOLEAN is read only inside the key description: the same byte in a certificate's basic constraints leaves it malformed")
+    func berBooleanOnlyInTheKeyDescription() throws {
+        // The intermediate's basicConstraints cA TRUE (01 01 FF) written BER-style (01 01 01).
+        let berIntermediate: @Sendable ([[UInt8]]) -> [[UInt8]] = { chain in
+            var intermediate = chain[1]
+            let index = intermediate.indices.dropLast(2).first { intermediate[$0...].starts(with: [0x01, 0x01, 0xFF]) }!
+            intermediate[index + 2] = 0x01
+            return [chain[0], intermediate, chain[2]]
+        }
+        #expect(try Self.verdict(Case(chain: berIntermediate)) == "evidence_malformed")
+        let node = try DER.parse([0x01, 0x01, 0x01])
+        #expect(try AndroidRootOfTrust.boolean(node) == true)
+        #expect(try AndroidRootOfTrust.boolean(try DER.parse([0x01, 0x01, 0x00])) == false)
+        #expect(throws: (any Error).self) { try AndroidRootOfTrust.boolean(try DER.parse([0x01, 0x02, 0x00, 0x01])) }
+        #expect(throws: (any Error).self) { try AndroidRootOfTrust.boolean(try DER.parse([0x02, 0x01, 0x01])) }
+    }
+
     @Test("boot state follows the operator's policy: verified, self-signed or any")
     func bootPolicy() throws {
         func boot(_ locked: Bool, _ state: AndroidRootOfTrust.BootState) -> @Sendable (inout AndroidKeyDescription) -> Void {

@@ -12,7 +12,8 @@ import X509
 /// one's source): the parser reads what the upstream project decoded, each chain verifies to
 /// Google's roots at the time the key was made, and each is refused for the reason the manifest
 /// derives from the upstream decoding. None is a per-use biometric or unlocked-device key of an
-/// allowed app, so no real chain is accepted; the test CA's chains are (AndroidKeyAttestationTests).
+/// allowed app; the EC signing keys made on Android 13 and 14 are accepted as PIN keys, which need
+/// no unlocked-device rule there. The test CA's chains show every acceptance (AndroidKeyAttestationTests).
 @Suite("Android Key Attestation: real devices' chains")
 struct RealAndroidAttestationTests {
     struct Manifest: Decodable {
@@ -95,7 +96,7 @@ struct RealAndroidAttestationTests {
         }
     }
 
-    @Test("each real chain is refused for the reason its decoding predicts, as a PIN key and as a biometric key", arguments: manifest.entries)
+    @Test("each real chain gets the verdict its decoding predicts, as a PIN key and as a biometric key", arguments: manifest.entries)
     func verdicts(_ entry: Manifest.Entry) throws {
         for kind in RegistrationKind.allCases {
             let verdict = try Self.verdict(entry, kind: kind)
@@ -146,7 +147,59 @@ struct RealAndroidAttestationTests {
         let sony = Self.entry("sony-xperia10-iii/sdk33/TEE_EC")
         let intermediate = try Certificate(derEncoded: try Self.chain(sony)[1])
         #expect(intermediate.notValidAfter < Self.date(sony.verify_at), "the fixture's premise: its intermediates have expired")
-        #expect(try Self.verdict(sony, kind: .pin) == "usable_while_locked")
+        #expect(try Self.verdict(sony, kind: .biometric) == "not_biometric_per_use")
+    }
+
+    @Test(
+        "a real chain whose root of trust writes deviceLocked as BER (0x01) is read as Google's verifier reads it: locked, refused only for its key"
+    )
+    func berBooleanDeviceLocked() throws {
+        let entry = Self.entry("invalid/malformed_rot_device_locked")
+        let description = try AndroidKeyDescription(derEncoded: try Self.keyDescriptionExtension(try Self.chain(entry)[0]))
+        #expect(description.hardwareEnforced.rootOfTrust?.deviceLocked == true)
+        #expect(try Self.verdict(entry, kind: .pin) == "usable_while_locked")
+        #expect(try Self.verdict(entry, kind: .biometric) == "not_biometric_per_use")
+    }
+
+    static func failure(
+        _ entry: Manifest.Entry,
+        roots: [Certificate] = AttestationRoots.googleHardware,
+        revocations: AndroidRevocationList = .init()
+    ) throws -> AttestationFailure? {
+        let der = try chain(entry)
+        let challenge = Array(Data(base64Encoded: try #require(entry.challenge_base64))!)
+        do {
+            _ = try AndroidKeyAttestationVerifier(roots: roots, revocations: revocations, policy: verifier(for: entry).policy).verify(
+                chain: der,
+                challenge: challenge,
+                publicKey: Certificate.PublicKey(P256.Signing.PrivateKey().publicKey),
+                kind: .pin,
+                now: date(entry.verify_at)
+            )
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a real chain whose leaf holds an ML-DSA key is refused for its key type after its chain verified, naming the key")
+    func mlDSALeaf() throws {
+        for name in ["tokay/sdk37/TEE_MLDSA_FACTORY", "tokay/sdk37/TEE_MLDSA_RKP"] {
+            let entry = Self.entry(name)
+            let failure = try #require(try Self.failure(entry))
+            #expect(failure.reason == .unsupportedKeyType && failure.detail.contains("ML-DSA-65"), "\(failure)")
+            // The chain is checked first: under another root, or with the leaf revoked, that is the reason.
+            #expect(try Self.failure(entry, roots: [])?.reason == .untrustedChain)
+            let leaf = try #require(AndroidUnreadableLeaf(derEncoded: try Self.chain(entry)[0]))
+            let revoked = AndroidRevocationList(serials: [AndroidRevocationList.key(leaf.serialNumber)])
+            #expect(try Self.failure(entry, revocations: revoked)?.reason == .revoked)
+        }
+    }
+
+    @Test("a chain whose CAs hold keys the server cannot read (RSA-1024 software attestation) is untrusted, naming the key")
+    func unreadableCAKey() throws {
+        let failure = try #require(try Self.failure(Self.entry("marlin/sdk29/TEE_RSA_NONE")))
+        #expect(failure.reason == .untrustedChain && failure.detail.contains("RSA (1024 bits)"), "\(failure)")
     }
 
     @Test("a Remote Key Provisioning chain is refused once its short-lived intermediates expired, and before they began")

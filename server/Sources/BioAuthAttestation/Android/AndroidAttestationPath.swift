@@ -28,35 +28,60 @@ enum AndroidAttestationPath {
     /// - Only the leaf carries a key description, so an attested key cannot sign a certificate of
     ///   its own below it and pass that off as the leaf.
     static func check(_ chain: [Certificate], roots: [Certificate], now: Date) throws(AttestationFailure) {
-        guard lengths.contains(chain.count), let selfIssued = chain.last, selfIssued.subject == selfIssued.issuer else {
+        guard let leaf = chain.first else { throw AttestationFailure(.untrustedChain, "an empty chain") }
+        try check(
+            leafIssuer: leaf.issuer,
+            leafSignedBy: { $0.publicKey.isValidSignature(leaf.signature, for: leaf) },
+            above: Array(chain.dropFirst()),
+            roots: roots,
+            now: now
+        )
+    }
+
+    /// Checks a chain whose leaf swift-certificates cannot read for its key alone (`above` holds
+    /// the rest, root last), as ``check(_:roots:now:)`` checks any other.
+    static func check(_ leaf: AndroidUnreadableLeaf, above: [Certificate], roots: [Certificate], now: Date) throws(AttestationFailure) {
+        try check(leafIssuer: leaf.issuer, leafSignedBy: leaf.isSigned(by:), above: above, roots: roots, now: now)
+    }
+
+    private static func check(
+        leafIssuer: DistinguishedName,
+        leafSignedBy: (Certificate) -> Bool,
+        above: [Certificate],
+        roots: [Certificate],
+        now: Date
+    ) throws(AttestationFailure) {
+        guard lengths.contains(above.count + 1), let selfIssued = above.last, selfIssued.subject == selfIssued.issuer else {
             throw AttestationFailure(.untrustedChain, "the chain does not end with a self-issued root")
         }
-        let path = Array(chain.dropLast())
-        let top = path[path.count - 1]
+        let intermediates = Array(above.dropLast())
+        let top = intermediates[intermediates.count - 1]
         guard let anchor = roots.first(where: { $0.subject == top.issuer && $0.publicKey.isValidSignature(top.signature, for: top) }) else {
             throw AttestationFailure(.untrustedChain, "no configured root signed \(top.issuer)")
         }
         let factoryProvisioned = top.subject.contains { $0.contains { $0.type == serialNumberAttribute } }
         var issuer = anchor
-        for (depth, certificate) in path.enumerated().reversed() {
+        for (index, certificate) in intermediates.enumerated().reversed() {
+            let depth = index + 1
             guard certificate.issuer == issuer.subject, issuer.publicKey.isValidSignature(certificate.signature, for: certificate) else {
                 throw AttestationFailure(.untrustedChain, "certificate \(depth) is not signed by \(issuer.subject)")
             }
-            if depth > 0 {
-                guard now >= certificate.notValidBefore else {
-                    throw AttestationFailure(.untrustedChain, "certificate \(depth) is not valid before \(certificate.notValidBefore)")
-                }
-                guard now <= certificate.notValidAfter || factoryProvisioned else {
-                    throw AttestationFailure(.untrustedChain, "certificate \(depth) expired at \(certificate.notValidAfter)")
-                }
-                guard certificate.extensions[oid: AndroidKeyDescription.extensionID] == nil else {
-                    throw AttestationFailure(
-                        .untrustedChain,
-                        "certificate \(depth) carries a key description: the chain was extended below an attested key"
-                    )
-                }
+            guard now >= certificate.notValidBefore else {
+                throw AttestationFailure(.untrustedChain, "certificate \(depth) is not valid before \(certificate.notValidBefore)")
+            }
+            guard now <= certificate.notValidAfter || factoryProvisioned else {
+                throw AttestationFailure(.untrustedChain, "certificate \(depth) expired at \(certificate.notValidAfter)")
+            }
+            guard certificate.extensions[oid: AndroidKeyDescription.extensionID] == nil else {
+                throw AttestationFailure(
+                    .untrustedChain,
+                    "certificate \(depth) carries a key description: the chain was extended below an attested key"
+                )
             }
             issuer = certificate
+        }
+        guard leafIssuer == issuer.subject, leafSignedBy(issuer) else {
+            throw AttestationFailure(.untrustedChain, "certificate 0 is not signed by \(issuer.subject)")
         }
     }
 }

@@ -36,11 +36,20 @@ package struct AndroidKeyAttestationVerifier: Sendable {
         kind: RegistrationKind,
         now: Date
     ) throws(AttestationFailure) -> AndroidKeyVerdict {
-        let certificates = try Self.certificates(chain)
-        let leaf = certificates[0]
-        try AndroidAttestationPath.check(certificates, roots: roots, now: now)
-        if let listed = certificates.first(where: revocations.lists) {
-            throw AttestationFailure(.revoked, "serial \(AndroidRevocationList.key(listed.serialNumber)) (\(listed.subject))")
+        let (chainLeaf, above) = try Self.certificates(chain)
+        switch chainLeaf {
+        case .readable(let leaf): try AndroidAttestationPath.check([leaf] + above, roots: roots, now: now)
+        case .unreadable(let leaf): try AndroidAttestationPath.check(leaf, above: above, roots: roots, now: now)
+        }
+        let serials = [(chainLeaf.serialNumber, "the leaf")] + above.map { ($0.serialNumber, "\($0.subject)") }
+        if let (serial, name) = serials.first(where: { revocations.lists($0.0) }) {
+            throw AttestationFailure(.revoked, "serial \(AndroidRevocationList.key(serial)) (\(name))")
+        }
+        let leaf: Certificate
+        switch chainLeaf {
+        case .readable(let certificate): leaf = certificate
+        // The chain is sound: the refusal is for the key's type.
+        case .unreadable(let unreadable): throw AttestationFailure(.unsupportedKeyType, "the leaf certifies an \(unreadable.keyType) key")
         }
         let description = try Self.keyDescription(leaf)
         guard description.challenge == challenge else { throw AttestationFailure(.challengeMismatch) }
@@ -59,17 +68,46 @@ package struct AndroidKeyAttestationVerifier: Sendable {
         )
     }
 
-    private static func certificates(_ chain: [[UInt8]]) throws(AttestationFailure) -> [Certificate] {
+    /// A chain's leaf: a certificate, or one swift-certificates cannot read for its key alone.
+    private enum Leaf {
+        case readable(Certificate)
+        case unreadable(AndroidUnreadableLeaf)
+
+        var serialNumber: Certificate.SerialNumber {
+            switch self {
+            case .readable(let certificate): certificate.serialNumber
+            case .unreadable(let leaf): leaf.serialNumber
+            }
+        }
+    }
+
+    /// The leaf and the certificates above it, root last. A certificate above the leaf whose key
+    /// cannot be read cannot vouch for anything: the chain is untrusted, naming the key.
+    private static func certificates(_ chain: [[UInt8]]) throws(AttestationFailure) -> (Leaf, [Certificate]) {
         guard AndroidAttestationPath.lengths.contains(chain.count) else {
             throw AttestationFailure(.malformed, "a chain of \(chain.count) certificates")
         }
-        var certificates: [Certificate] = []
+        var leaf: Leaf?
+        var above: [Certificate] = []
         for (index, der) in chain.enumerated() {
-            do { certificates.append(try Certificate(derEncoded: der)) } catch {
-                throw AttestationFailure(.malformed, "certificate \(index) is not DER X.509")
+            do {
+                let certificate = try Certificate(derEncoded: der)
+                if index == 0 { leaf = .readable(certificate) } else { above.append(certificate) }
+            } catch {
+                guard let unreadable = AndroidUnreadableLeaf(derEncoded: der) else {
+                    throw AttestationFailure(.malformed, "certificate \(index) is not DER X.509")
+                }
+                guard index == 0 else {
+                    throw AttestationFailure(
+                        .untrustedChain,
+                        "certificate \(index) holds an \(unreadable.keyType) key, which this server cannot read"
+                    )
+                }
+                leaf = .unreadable(unreadable)
             }
         }
-        return certificates
+        guard let leaf else { throw AttestationFailure(.malformed, "no leaf") }
+        return (leaf, above)
     }
 
     private static func keyDescription(_ leaf: Certificate) throws(AttestationFailure) -> AndroidKeyDescription {
@@ -105,7 +143,8 @@ package struct AndroidKeyAttestationVerifier: Sendable {
 
     /// A biometric key: a strong biometric and nothing else, enforced by the hardware, for every
     /// use. A PIN key: usable only while the device is unlocked, which Android's keystore enforces
-    /// (KeyMint lists the tag as keystore-enforced), so either list counts.
+    /// (KeyMint lists the tag as keystore-enforced), so either list counts; except on Android 12
+    /// to 14 (``unlockedDeviceRuleUnsound``).
     private static func checkUse(_ description: AndroidKeyDescription, kind: RegistrationKind) throws(AttestationFailure) {
         let hardware = description.hardwareEnforced
         let software = description.softwareEnforced
@@ -121,11 +160,21 @@ package struct AndroidKeyAttestationVerifier: Sendable {
                 )
             }
         case .pin:
-            guard hardware.unlockedDeviceRequired || software.unlockedDeviceRequired else { throw AttestationFailure(.lockedDeviceUse) }
+            let osVersion = hardware.osVersion ?? software.osVersion
+            guard hardware.unlockedDeviceRequired || software.unlockedDeviceRequired || osVersion.map(unlockedDeviceRuleUnsound.contains) == true
+            else { throw AttestationFailure(.lockedDeviceUse, "OS version \(osVersion.map(String.init) ?? "absent")") }
         default:
             throw AttestationFailure(.wrongKey, "no rule for a \(kind) key")
         }
     }
+
+    /// The attested OS versions (`MMmmpp`) of Android 12 to 14, on which BioAuthKit for Android makes
+    /// the PIN key without `setUnlockedDeviceRequired` (its `KeySpecs.pinKeyUnlockedDeviceOnly`):
+    /// there such keys cannot be made without a secure lock screen, are deleted when it is removed
+    /// and refuse to sign after a face or Smart Lock unlock (the `KeyGenParameterSpec.Builder`
+    /// reference's warning; fixed in Android 15 by AOSP system/security 6946daa). A PIN key of
+    /// those versions is not refused for lacking the rule; an absent or zero version is.
+    static let unlockedDeviceRuleUnsound = 120_000..<150_000
 
     private func checkBoot(_ rootOfTrust: AndroidRootOfTrust?) throws(AttestationFailure) -> AndroidRootOfTrust {
         guard let rootOfTrust else { throw AttestationFailure(.malformed, "no root of trust in the hardware's list") }

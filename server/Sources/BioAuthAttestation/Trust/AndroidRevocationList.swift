@@ -27,7 +27,12 @@ package struct AndroidRevocationList: Hashable, Sendable {
 
     /// Whether `certificate` is listed.
     package func lists(_ certificate: Certificate) -> Bool {
-        serials.contains(Self.key(certificate.serialNumber))
+        lists(certificate.serialNumber)
+    }
+
+    /// Whether a certificate with `serial` is listed.
+    package func lists(_ serial: Certificate.SerialNumber) -> Bool {
+        serials.contains(Self.key(serial))
     }
 
     /// Java's `BigInteger.toString(16)` of the serial: lowercase, no leading zeros.

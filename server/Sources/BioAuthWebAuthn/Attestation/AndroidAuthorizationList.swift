@@ -161,10 +161,21 @@ package struct AndroidRootOfTrust: Hashable, Sendable {
         let items = Array(fields)
         guard items.count == 3 || items.count == 4 else { throw AndroidKeyDescriptionError("the root of trust has \(items.count) fields") }
         verifiedBootKey = Array(try ASN1OctetString(derEncoded: items[0]).bytes)
-        deviceLocked = try Bool(derEncoded: items[1])
+        deviceLocked = try Self.boolean(items[1])
         let state = try Int(derEncoded: items[2], withIdentifier: .enumerated)
         guard let bootState = BootState(rawValue: state) else { throw AndroidKeyDescriptionError("verified boot state \(state)") }
         verifiedBootState = bootState
+    }
+
+    /// A BOOLEAN as Google's verifier reads it (android/keyattestation's `Extension.kt` through
+    /// BouncyCastle's `ASN1Boolean`): one content byte, zero false and anything else true. DER asks
+    /// for 0xFF; real devices write 0x01 (android/keyattestation's
+    /// testdata/invalid/malformed_rot_device_locked.pem, which its ExtensionTest reads as locked).
+    static func boolean(_ node: ASN1Node) throws -> Bool {
+        guard node.identifier == .boolean, case .primitive(let content) = node.content, content.count == 1 else {
+            throw AndroidKeyDescriptionError("deviceLocked is not a BOOLEAN")
+        }
+        return content.first != 0
     }
 }
 

@@ -14,7 +14,9 @@ import SwiftASN1
 ///     softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList }
 /// ```
 ///
-/// Parsing is strict DER; a field this server never reads is skipped, not interpreted.
+/// Parsing is strict DER but for a BOOLEAN's content, read as Google's verifier reads it (any
+/// non-zero byte is true: ``AndroidRootOfTrust``); a field this server never reads is skipped, not
+/// interpreted. The certificates around it stay strict DER.
 package struct AndroidKeyDescription: Hashable, Sendable {
     /// 1.3.6.1.4.1.11129.2.1.17.
     package static let extensionID: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]

@@ -3,6 +3,8 @@ package com.bioauth.kit
 import com.bioauth.kit.client.HttpAnswer
 import com.bioauth.kit.client.HttpTransport
 import com.bioauth.kit.client.UrlConnectionTransport
+import com.bioauth.kit.device.KeySpec
+import com.bioauth.kit.device.KeystoreFailure
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.protocol.AuthenticationMethod
@@ -90,6 +92,54 @@ class KeyAttestationTest {
             assertEquals(AuthenticationMethod.PIN, account.relaunched().signInWithPIN(Account.PIN).session.authentication.method)
         }
     }
+
+    @Test
+    fun `on API 35 a hooked app that makes the PIN key usable while locked is refused - usable_while_locked, the genuine key is verified`() =
+        runSuspend {
+            val genuine = Account.signedIn(SimulatedDevice(apiLevel = 35), server = AttestingServer.url)
+            genuine.client.setPIN(Account.PIN, PROMPT, keepBehindBiometrics = false)
+            assertEquals("verified", registrations(genuine).single().getJSONObject("attestation").getString("verdict"))
+            val device = SimulatedDevice(apiLevel = 35)
+            device.attacker.hookKeyGeneration(KeyHook.USABLE_WHILE_LOCKED)
+            val error = refusal(device) { it.client.setPIN(Account.PIN, PROMPT, keepBehindBiometrics = false) }
+            assertEquals("usable_while_locked", error.rejection?.reason)
+        }
+
+    private fun cannotAttest(transient: Boolean) =
+        KeystoreFailure(listOf(KeystoreFailure.Kind.PROVIDER_EXCEPTION, KeystoreFailure.Kind.KEYSTORE_EXCEPTION), transient = transient)
+
+    @Test
+    fun `a phone that cannot attest makes the key again without the challenge - under prefer it registers without evidence, under require the server refuses`() =
+        runSuspend {
+            for (transient in listOf(false, true)) {
+                val device = SimulatedDevice(apiLevel = 34).apply { keyStore.attestationFault = cannotAttest(transient) }
+                val account = Account.signedIn(device, server = AttestingServer.preferring)
+                account.enableBiometrics()
+                account.client.setPIN(Account.PIN, PROMPT, keepBehindBiometrics = false)
+                for (registration in registrations(account)) {
+                    assertEquals("absent", registration.getJSONObject("attestation").getString("verdict"), "transient $transient: $registration")
+                }
+                val signing = device.keyStore.generated.filter { it.kind == KeySpec.Kind.SIGNING_P256 }
+                assertTrue(signing.any { it.attestationChallenge != null } && signing.last().attestationChallenge == null, "tried with, then without")
+                assertEquals(AuthenticationMethod.PIN, account.relaunched().signInWithPIN(Account.PIN).session.authentication.method)
+            }
+            val device = SimulatedDevice(apiLevel = 34).apply { keyStore.attestationFault = cannotAttest(transient = false) }
+            val error = refusal(device) { it.enableBiometrics() }
+            assertEquals(ServerErrorCode.ATTESTATION_REQUIRED, error.serverCode)
+        }
+
+    @Test
+    fun `a transient Keystore failure (isTransientFailure) under require is reported as transient, not turned into a key without evidence`() =
+        runSuspend {
+            val device = SimulatedDevice(apiLevel = 34).apply { keyStore.attestationFault = cannotAttest(transient = true) }
+            val account = Account.signedIn(device, server = AttestingServer.url)
+            val error = failure { account.enableBiometrics() }
+            assertEquals(Code.SYSTEM_FAILURE, error.code)
+            assertTrue(error.isTransient, "$error")
+            assertTrue(device.keyStore.generated.all { it.attestationChallenge != null }, "no key without evidence was made")
+            device.keyStore.attestationFault = null
+            assertEquals(Verdict.VERIFIED, account.enableBiometrics().attestation?.verdict)
+        }
 
     @Test
     fun `a PIN key made on API 24-27, usable while the phone is locked, is refused under require - usable_while_locked reaches the app`() =

@@ -37,11 +37,11 @@ class KeySpecTest {
     }
 
     @Test
-    fun `the PIN key needs no match and, from API 28, an unlocked device`() {
+    fun `the PIN key needs no match and an unlocked device on API 28-30 and from 35, not on Android 12-14 (API 31-34)`() {
         for (api in 23..27) assertEquals(false, KeySpecs.pin("p", api, strongBox = true).unlockedDeviceRequired, "API $api")
-        for (api in 28..36) {
+        for (api in 23..36) {
             val spec = KeySpecs.pin("p", api, strongBox = true)
-            assertEquals(true, spec.unlockedDeviceRequired, "API $api")
+            assertEquals(api in 28..30 || api >= 35, spec.unlockedDeviceRequired, "API $api")
             assertEquals(null, spec.authentication)
         }
         assertFalse(biometric(34).unlockedDeviceRequired)

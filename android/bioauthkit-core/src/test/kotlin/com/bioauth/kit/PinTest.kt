@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test
 /** The PIN: bound to this phone's key, usable only while unlocked, kept behind biometrics by default as on iOS. */
 class PinTest {
     @Test
-    fun `the PIN key cannot sign while the phone is locked - setUnlockedDeviceRequired on API 28+`() = runSuspend {
-        for (api in listOf(28, 31, 34)) {
+    fun `the PIN key cannot sign while the phone is locked - setUnlockedDeviceRequired on API 28-30 and from 35`() = runSuspend {
+        for (api in listOf(28, 30, 35, 36)) {
             val account = Account.signedIn(SimulatedDevice(apiLevel = api))
             account.client.setPIN(Account.PIN, PROMPT, keepBehindBiometrics = false)
             val alias = account.device.keyStore.specs.keys.single { it.contains("pin-key") }

@@ -93,8 +93,8 @@ class SimulatedAttestationTest {
     @Test
     fun `the attestation application id names the device's package and signing digest, and a PIN key's description says no auth and unlocked only`() {
         val digest = ByteArray(32) { 7 }
-        val device = SimulatedDevice(apiLevel = 34, hasStrongBox = true, packageName = "com.example.bank", signingCertificateDigest = digest)
-        val (_, description) = attest(device, KeySpecs.pin("p", 34, strongBox = true, attestationChallenge = challenge))
+        val device = SimulatedDevice(apiLevel = 35, hasStrongBox = true, packageName = "com.example.bank", signingCertificateDigest = digest)
+        val (_, description) = attest(device, KeySpecs.pin("p", 35, strongBox = true, attestationChallenge = challenge))
         assertEquals(2, description.fields[1].integer.toInt(), "StrongBox")
         assertEquals(2, description.fields[3].integer.toInt(), "StrongBox")
         assertTrue(description.hardware.containsKey(503), "noAuthRequired")

@@ -1,6 +1,8 @@
 package com.bioauth.sample
 
 import androidx.fragment.app.FragmentActivity
+import androidx.lifecycle.DefaultLifecycleObserver
+import androidx.lifecycle.LifecycleOwner
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.Job
@@ -19,11 +21,19 @@ class MainActivity : FragmentActivity() {
     private val scope = CoroutineScope(SupervisorJob() + Dispatchers.Main)
     private var flow: Job? = null
 
+    init {
+        // Prompts show over this activity, attached in onCreate as androidx asks; after a rotation,
+        // a prompt on screen reports here.
+        lifecycle.addObserver(object : DefaultLifecycleObserver {
+            override fun onCreate(owner: LifecycleOwner) {
+                SampleAuth.get(this@MainActivity).prompts.attach(this@MainActivity)
+            }
+        })
+    }
+
     override fun onStart() {
         super.onStart()
         val auth = SampleAuth.get(this)
-        // Prompts show over this activity; after a rotation, a prompt on screen reports here.
-        auth.prompts.attach(this)
         if (flow?.isActive == true || auth.user != null) return
         flow = scope.launch {
             if (auth.biometricsEnabled()) {

@@ -15,8 +15,11 @@ import kotlinx.coroutines.sync.withLock
  * server's fresh challenge. Each call's prompts are in its documentation; cancelling the calling
  * coroutine dismisses a prompt on screen.
  *
- * Every failure is a `BioAuthException` with a code. Calls are `suspend`, safe from the main
- * thread (blocking work runs on `Dispatchers.IO`), and run one at a time.
+ * Every failure is a `BioAuthException` with a code. Calls are `suspend` and safe from the main
+ * thread (blocking work, storage writes included, runs on `Dispatchers.IO`). Calls that may show a
+ * prompt or change this device's keys run one at a time; the others ([availability],
+ * [isBiometricSignInEnabled], [signUp], [signIn], [reauthenticate], [signOut],
+ * [signOutEverywhereElse]) never wait for them, so a prompt on screen holds none of them up.
  *
  * The features live in their own classes, as the Swift client's extensions do: passwords and
  * sessions ([PasswordFlows]), biometric sign-in ([BiometricFlows]), the kept session
@@ -39,6 +42,7 @@ public class BioAuthClient(
     private val pins = PinFlows(core, stepUp, reconciliation)
     private val serial = Mutex()
 
+    /** Runs a call that may prompt or change this device's keys after the one before it ended. */
     private suspend fun <T> one(call: suspend () -> T): T = serial.withLock { call() }
 
     /** The session's bearer token, while signed in, for the app's own API calls. Never stored in the clear. */
@@ -53,14 +57,14 @@ public class BioAuthClient(
     // Accounts, passwords, sessions
 
     /** Creates an account (it does not sign in). Throws `SERVER` with `invalid_username`, `invalid_password`, `username_taken`. */
-    public suspend fun signUp(username: String, password: String): User = one { passwords.signUp(username, password) }
+    public suspend fun signUp(username: String, password: String): User = passwords.signUp(username, password)
 
     /**
      * Signs in with the password; the session it replaces is ended. If this device's biometric key
      * was found invalidated or gone, its registration is revoked on the server now
      * ([SignedIn.reconciliation]) and biometric sign-in can be enabled again.
      */
-    public suspend fun signIn(username: String, password: String): SignedIn = one { passwords.signIn(username, password) }
+    public suspend fun signIn(username: String, password: String): SignedIn = passwords.signIn(username, password)
 
     /**
      * Changes the password; every other session of the account ends. Needs a recent sign-in:
@@ -70,18 +74,18 @@ public class BioAuthClient(
         one { passwords.changePassword(current, new, reauthentication) }
 
     /** Ends every other session of the account, on every device. */
-    public suspend fun signOutEverywhereElse(): Unit = one { passwords.signOutEverywhereElse() }
+    public suspend fun signOutEverywhereElse(): Unit = passwords.signOutEverywhereElse()
 
     /** Signs out: the server ends the session, and the token kept behind biometrics is forgotten. The device key stays. */
-    public suspend fun signOut(): Unit = one { passwords.signOut() }
+    public suspend fun signOut(): Unit = passwords.signOut()
 
     // Biometric sign-in
 
     /** What this device offers, without a prompt: the lock screen, strong biometrics, whether sign-in can be turned on and why not. */
-    public suspend fun availability(): BiometricAvailability = one {
+    public suspend fun availability(): BiometricAvailability {
         val authenticators = core.keys.authenticators
         val whyNot = Availability.whyNot(core.device, authenticators)
-        BiometricAvailability(
+        return BiometricAvailability(
             apiLevel = core.device.info.apiLevel,
             hasSecureLockScreen = core.device.info.isDeviceSecure(),
             biometrics = Availability.status(core.device.prompt.canAuthenticate(PlatformCodes.AUTHENTICATOR_BIOMETRIC_STRONG)),
@@ -103,7 +107,7 @@ public class BioAuthClient(
         one { biometrics.enable(label, prompt, reauthentication) }
 
     /** Whether biometric sign-in is enabled and its key usable, found by beginning a signature (no prompt). A lost key is recorded. */
-    public suspend fun isBiometricSignInEnabled(): Boolean = one { biometrics.isEnabled() }
+    public suspend fun isBiometricSignInEnabled(): Boolean = biometrics.isEnabled()
 
     /**
      * Signs in with biometrics: a fresh challenge, signed by the device key after a match (**one
@@ -126,7 +130,8 @@ public class BioAuthClient(
 
     /**
      * Sets the account's PIN, bound to a new hardware key of this device that needs no match (the
-     * PIN is the user check) and works only while the phone is unlocked (API 28+). As on iOS, the
+     * PIN is the user check) and works only while the phone is unlocked (API 28-30 and 35+; not on
+     * Android 12-14, where that rule would lose or refuse the key). As on iOS, the
      * PIN is also kept behind biometrics by default, for [signInWithStoredPIN]: **one prompt**
      * ([prompt]), before anything changes; skipped when biometrics cannot be used here. Needs a
      * recent sign-in: [reauthentication] is used once when the server asks.
@@ -152,7 +157,7 @@ public class BioAuthClient(
     // Re-authentication and reconciliation
 
     /** Renews the session's proof with the password. */
-    public suspend fun reauthenticate(password: String): Unit = one { stepUp.withPassword(password) }
+    public suspend fun reauthenticate(password: String): Unit = stepUp.withPassword(password)
 
     /** Renews the session's proof with a biometric signature: **one prompt**. */
     public suspend fun reauthenticateWithBiometrics(prompt: PromptText): Unit = one { stepUp.withBiometrics(prompt) }

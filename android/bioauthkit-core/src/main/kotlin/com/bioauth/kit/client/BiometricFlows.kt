@@ -26,10 +26,11 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
         // Told apart before the server is asked for anything (the key would not be made).
         Availability.requireUsable(core.device, core.keys.authenticators)
         val attestationChallenge = core.evidence.challenge()
-        val publicKey = core.keys.createBiometricKey(alias, attestationChallenge)
+        val made = core.evidence.make(attestationChallenge) { challenge -> core.keys.createBiometricKey(alias, challenge) }
+        val publicKey = made.publicKey
         var registrationId: String? = null
         try {
-            val evidence = core.evidence.of(alias, attestationChallenge)
+            val evidence = core.evidence.of(alias, made.attestedWith)
             val start = stepUp.around(how) {
                 core.api.call(
                     Endpoint.START_REGISTRATION,
@@ -51,7 +52,7 @@ internal class BiometricFlows(private val core: ClientCore, private val enrolled
                 core.requireToken(),
                 RegistrationResponse::from,
             ).registration
-            core.records.enrollment = EnrollmentRecord(user.id, registration.id, alias)
+            core.records.saveEnrollment(EnrollmentRecord(user.id, registration.id, alias))
             if (previous != null) {
                 // Replaced: the old registration goes on the server (this session is spared), its key here.
                 try {

@@ -32,7 +32,7 @@ internal class EnrolledKey(private val core: ClientCore) {
 
     /** Without a prompt: whether [record]'s key can still sign; a lost key is recorded as such. */
     suspend fun probe(record: EnrollmentRecord): Boolean = when (core.keys.probeSigning(record.keyAlias)) {
-        DeviceKeys.Probe.USABLE -> true
+        DeviceKeys.Probe.USABLE, DeviceKeys.Probe.LOCKED -> true
         DeviceKeys.Probe.INVALIDATED -> false.also { markLost(record, LocalKeyLoss.KEY_INVALIDATED) }
         DeviceKeys.Probe.MISSING -> false.also { markLost(record, LocalKeyLoss.KEY_MISSING) }
     }
@@ -42,7 +42,7 @@ internal class EnrolledKey(private val core: ClientCore) {
      * session kept behind biometrics; the registration id stays until the server revokes it.
      */
     suspend fun markLost(record: EnrollmentRecord, loss: LocalKeyLoss) {
-        core.records.enrollment = record.copy(lost = loss)
+        core.records.saveEnrollment(record.copy(lost = loss))
         core.keys.delete(record.keyAlias)
         core.vault.remove(SecretVault.Name.SESSION)
     }
@@ -50,7 +50,7 @@ internal class EnrolledKey(private val core: ClientCore) {
     /** Forgets the registration here: its key, its record, the session kept for it. */
     suspend fun removeLocal() {
         core.records.enrollment?.let { core.keys.delete(it.keyAlias) }
-        core.records.enrollment = null
+        core.records.saveEnrollment(null)
         core.vault.remove(SecretVault.Name.SESSION)
     }
 }

@@ -26,9 +26,10 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
         val previous = core.records.pin
         val alias = core.newAlias("pin-key")
         val attestationChallenge = core.evidence.challenge()
-        val publicKey = core.keys.createPinKey(alias, attestationChallenge)
+        val made = core.evidence.make(attestationChallenge) { challenge -> core.keys.createPinKey(alias, challenge) }
+        val publicKey = made.publicKey
         try {
-            val evidence = core.evidence.of(alias, attestationChallenge)
+            val evidence = core.evidence.of(alias, made.attestedWith)
             val start = stepUp.around(reauthentication) {
                 core.api.call(
                     Endpoint.SET_PIN,
@@ -45,7 +46,7 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
                 core.requireToken(),
                 RegistrationResponse::from,
             )
-            core.records.pin = PinRecord(user.id, start.registrationId, alias)
+            core.records.savePin(PinRecord(user.id, start.registrationId, alias))
         } catch (error: Throwable) {
             core.keys.delete(alias)
             throw error

@@ -27,7 +27,7 @@ internal class Reconciliation(private val core: ClientCore, private val enrolled
                 enrolled.removeLocal()
                 actions += ReconciliationAction.LocalRegistrationRemoved(stillEnrolled.registrationId)
             }
-            if (pin != null && (pin.registrationId !in active || core.keys.probeSigning(pin.keyAlias) != DeviceKeys.Probe.USABLE)) {
+            if (pin != null && (pin.registrationId !in active || core.keys.probeSigning(pin.keyAlias) in LOST)) {
                 removeLocalPIN()
                 actions += ReconciliationAction.LocalPINRemoved(pin.registrationId)
             }
@@ -48,14 +48,19 @@ internal class Reconciliation(private val core: ClientCore, private val enrolled
             // Already gone on the server is agreement all the same; anything else is tried again next time.
             if (error.serverCode != ServerErrorCode.REGISTRATION_NOT_FOUND) return null
         }
-        core.records.enrollment = null
+        core.records.saveEnrollment(null)
         return ReconciliationAction.ServerRegistrationRevoked(record.registrationId, loss)
+    }
+
+    private companion object {
+        /** A key kept but refused while locked ([DeviceKeys.Probe.LOCKED]) is not lost. */
+        val LOST = setOf(DeviceKeys.Probe.INVALIDATED, DeviceKeys.Probe.MISSING)
     }
 
     /** Forgets the PIN here: its key, its record, the copy behind biometrics. */
     suspend fun removeLocalPIN() {
         core.records.pin?.let { core.keys.delete(it.keyAlias) }
-        core.records.pin = null
+        core.records.savePin(null)
         core.vault.remove(SecretVault.Name.PIN)
     }
 }

@@ -5,6 +5,6 @@ public interface AppStorage {
     /** The value under [key]. */
     public fun read(key: String): String?
 
-    /** Stores [value] under [key], or removes it when `null`. */
+    /** Stores [value] under [key], or removes it when `null`; durably before it returns. The SDK calls it on `Dispatchers.IO`. */
     public fun write(key: String, value: String?)
 }

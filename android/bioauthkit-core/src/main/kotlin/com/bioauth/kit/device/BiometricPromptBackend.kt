@@ -8,7 +8,10 @@ public interface BiometricPromptBackend {
     /**
      * `BiometricPrompt.authenticate(request, CryptoObject(operation))`. [onEnd] is called once, with
      * the success result's crypto object (mapped back to the operation it wraps, or `null`) or the
-     * error code `onAuthenticationError` got. The handle's `cancel` is `cancelAuthentication()`.
+     * error code `onAuthenticationError` got, or [PromptOutcome.NotShown] when `authenticate` would
+     * not show it: no attached activity, or one whose fragment manager has saved its state (the
+     * user left the app; androidx's `BiometricPrompt.authenticateInternal` then returns without
+     * ever calling back). The handle's `cancel` is `cancelAuthentication()`.
      */
     public fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle
 }
@@ -39,6 +42,12 @@ public sealed class PromptOutcome {
     public class Succeeded(
         /** The operation the result's `getCryptoObject()` wraps. */
         public val operation: KeyOperation?,
+    ) : PromptOutcome()
+
+    /** Not shown, and never will be: no activity to show it over, or one the user left ([reason] says which). */
+    public class NotShown(
+        /** Words for logs. */
+        public val reason: String,
     ) : PromptOutcome()
 
     /** `onAuthenticationError(code, message)`. */

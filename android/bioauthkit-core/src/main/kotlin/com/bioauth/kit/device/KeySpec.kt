@@ -63,6 +63,15 @@ public object KeySpecs {
     public const val API_AUTHENTICATION_PARAMETERS: Int = 30
 
     /**
+     * Android 12 to 14 (API 31-34), where `setUnlockedDeviceRequired(true)` keys cannot be made or
+     * used without a secure lock screen, are deleted when the lock screen is removed, and refuse
+     * (keystore2 `LOCKED`) after an unlock by a class 1 or 2 biometric or a trust agent
+     * (`KeyGenParameterSpec.Builder#setUnlockedDeviceRequired`'s warning; AOSP system/security
+     * 6946daa "Fix UnlockedDeviceRequired with weak unlock methods", in Android 15).
+     */
+    public val API_UNLOCKED_DEVICE_UNSOUND: IntRange = 31..34
+
+    /**
      * A key behind biometrics (the sign-in key, the vault key). API 30+: per use with
      * `AUTH_BIOMETRIC_STRONG` (or with the device credential too under
      * [BiometricPolicy.BIOMETRICS_OR_DEVICE_CREDENTIAL]); 24-29: validity -1 and invalidated by
@@ -97,18 +106,28 @@ public object KeySpecs {
 
     /**
      * The PIN's key: no user authentication (the PIN, checked by the server, is the user check),
-     * usable only while the phone is unlocked from API 28 (`setUnlockedDeviceRequired`), as the
-     * iOS PIN key is (`WhenPasscodeSetThisDeviceOnly`). [attestationChallenge] is kept from API 24.
+     * usable only while the phone is unlocked where the platform makes that sound
+     * ([pinKeyUnlockedDeviceOnly]). [attestationChallenge] is kept from API 24.
      */
     public fun pin(alias: String, apiLevel: Int, strongBox: Boolean, attestationChallenge: ByteArray? = null): KeySpec = KeySpec(
         alias = alias,
         kind = KeySpec.Kind.SIGNING_P256,
         authentication = null,
         invalidatedByBiometricEnrollment = null,
-        unlockedDeviceRequired = apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
+        unlockedDeviceRequired = pinKeyUnlockedDeviceOnly(apiLevel),
         strongBox = strongBox && apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE,
         attestationChallenge = attestationChallenge.takeIf { attestable(apiLevel) },
     )
+
+    /**
+     * Whether the PIN key is made with `setUnlockedDeviceRequired(true)`: on API 28-30 and from API
+     * 35. Not below 28 (no such call), and not on Android 12-14 ([API_UNLOCKED_DEVICE_UNSOUND]),
+     * where the flag would make the PIN need a secure lock screen, lose it when the lock screen is
+     * removed and refuse it after a face or Smart Lock unlock. The server's attestation rule for
+     * PIN keys (`usable_while_locked`) reads the attested OS version the same way.
+     */
+    public fun pinKeyUnlockedDeviceOnly(apiLevel: Int): Boolean =
+        apiLevel >= API_STRONGBOX_AND_UNLOCKED_DEVICE && apiLevel !in API_UNLOCKED_DEVICE_UNSOUND
 
     /**
      * Whether a key made on [apiLevel] can carry hardware evidence: `setAttestationChallenge` is

@@ -9,6 +9,8 @@ public class KeystoreFailure(
     /** The exception's kind, then its causes' kinds. Never empty. */
     public val chain: List<Kind>,
     cause: Throwable? = null,
+    /** Whether an `android.security.KeyStoreException` in the chain says `isTransientFailure()` (API 33+). */
+    public val transient: Boolean = false,
 ) : Exception(chain.joinToString(" <- "), cause) {
     /** One kind. */
     public constructor(kind: Kind, cause: Throwable? = null) : this(listOf(kind), cause)

@@ -16,6 +16,11 @@ public class BioAuthException(
     /** The server's refusal, when [code] is [Code.SERVER]. */
     public val rejection: ServerRejection? = null,
     cause: Throwable? = null,
+    /**
+     * The platform said the failure is transient (`KeyStoreException.isTransientFailure()`, API
+     * 33+): the same call may succeed when tried again later.
+     */
+    public val isTransient: Boolean = false,
 ) : Exception(detail?.let { "${code.name}: $it" } ?: code.name, cause) {
     /** What went wrong, in the words of the platform and the contract. */
     public enum class Code {
@@ -43,11 +48,26 @@ public class BioAuthException(
         /** Not enabled on this device, or its key or stored secret is gone. */
         KEY_MISSING,
 
+        /**
+         * The prompt could not be shown: no `FragmentActivity` is attached, or the user left the
+         * app (androidx drops a prompt asked for after `onSaveInstanceState`). Nothing changed;
+         * call again once the activity is back.
+         */
+        PROMPT_NOT_SHOWN,
+
         /** The prompt ended without a usable match, or the Keystore refused the use. */
         AUTHENTICATION_FAILED,
 
-        /** The PIN key works only while the phone is unlocked (API 28+). */
+        /** The PIN key works only while the phone is unlocked (API 28-30 and 35+: `KeySpecs.pinKeyUnlockedDeviceOnly`). */
         DEVICE_LOCKED,
+
+        /**
+         * The Keystore refused the PIN key as locked although the screen is unlocked (keystore2's
+         * `LOCKED` on Android 12-14 after an unlock by a class 1 or 2 biometric or a trust agent):
+         * a key made with `setUnlockedDeviceRequired` on Android 9-11 before an update. It works
+         * again after an unlock with the PIN, pattern or password; nothing is lost.
+         */
+        KEYSTORE_LOCKED,
 
         /** The server refused; see [rejection]. */
         SERVER,

@@ -38,6 +38,11 @@ internal object KeystoreErrors {
             // UserNotAuthenticatedException, keystore2's DEVICE_LOCKED an InvalidKeyException).
             deviceLocked && stage != Stage.GENERATE && (failure.kind == Kind.USER_NOT_AUTHENTICATED || failure.kind == Kind.INVALID_KEY) ->
                 Code.DEVICE_LOCKED
+            // keystore2 on Android 12-14 answers LOCKED for an unlocked-device key while the screen is
+            // unlocked, after an unlock by a weak biometric or a trust agent (AOSP system/security
+            // 6946daa); KeyStoreCryptoOperationUtils.getInvalidKeyException makes it a
+            // UserNotAuthenticatedException at initSign. No key the SDK makes needs a match there.
+            stage == Stage.BEGIN && failure.kind == Kind.USER_NOT_AUTHENTICATED -> Code.KEYSTORE_LOCKED
             failure.kind == Kind.USER_NOT_AUTHENTICATED -> Code.AUTHENTICATION_FAILED
             stage == Stage.FINISH && (failure.kind == Kind.SIGNATURE_EXCEPTION || failure.kind == Kind.ILLEGAL_BLOCK_SIZE) ->
                 Code.AUTHENTICATION_FAILED
@@ -47,7 +52,7 @@ internal object KeystoreErrors {
                 if (deviceSecure) Code.BIOMETRY_NOT_ENROLLED else Code.NO_SECURE_LOCK_SCREEN
             else -> Code.SYSTEM_FAILURE
         }
-        return BioAuthException(code, "Keystore at ${stage.name.lowercase()}: ${failure.message}", cause = failure)
+        return BioAuthException(code, "Keystore at ${stage.name.lowercase()}: ${failure.message}", cause = failure, isTransient = failure.transient)
     }
 
     /** Any other exception out of a Keystore backend: a failure all the same, with a code. */

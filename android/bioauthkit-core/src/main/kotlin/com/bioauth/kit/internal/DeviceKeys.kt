@@ -31,8 +31,8 @@ import kotlin.coroutines.resume
  * by the Keystore itself.
  */
 internal class DeviceKeys(private val device: DeviceBackends, private val policy: BiometricPolicy) {
-    /** What a no-prompt probe of a key found. */
-    enum class Probe { USABLE, INVALIDATED, MISSING }
+    /** What a no-prompt probe of a key found: [LOCKED] is a key kept but refused until the phone is unlocked. */
+    enum class Probe { USABLE, INVALIDATED, MISSING, LOCKED }
 
     private val apiLevel get() = device.info.apiLevel
 
@@ -60,7 +60,7 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         generate { strongBox -> device.keyStore.generateSecretKey(KeySpecs.biometric(alias, KeySpec.Kind.AES_GCM_256, apiLevel, policy, strongBox)) }
     }
 
-    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked (API 28+); attested as [createBiometricKey]. */
+    /** Makes a PIN key: hardware-bound, no match needed, only while unlocked where [KeySpecs.pin] says; attested as [createBiometricKey]. */
     suspend fun createPinKey(alias: String, attestationChallenge: ByteArray?): ByteArray =
         generate { strongBox -> device.keyStore.generateSigningKey(KeySpecs.pin(alias, apiLevel, strongBox, attestationChallenge)) }
 
@@ -130,6 +130,7 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         when (error.code) {
             Code.KEY_INVALIDATED -> Probe.INVALIDATED
             Code.KEY_MISSING -> Probe.MISSING
+            Code.DEVICE_LOCKED, Code.KEYSTORE_LOCKED -> Probe.LOCKED
             else -> throw error
         }
     }
@@ -163,6 +164,7 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
             continuation.invokeOnCancellation { handle.cancel() }
         }
         when (outcome) {
+            is PromptOutcome.NotShown -> throw BioAuthException(Code.PROMPT_NOT_SHOWN, outcome.reason)
             is PromptOutcome.Failed -> throw PromptErrors.prompt(outcome.errorCode, outcome.message)
             is PromptOutcome.Succeeded -> {
                 // Only the operation this call began, handed back by a real success, may be used.

@@ -22,7 +22,7 @@ internal class SecretVault(private val keys: DeviceKeys, private val storage: Ap
     /** Encrypts [secret] (one prompt) and returns what [put] stores; nothing is stored yet. */
     suspend fun seal(secret: ByteArray, text: PromptText): String {
         when (keys.probeCipher(keyAlias)) {
-            DeviceKeys.Probe.USABLE -> Unit
+            DeviceKeys.Probe.USABLE, DeviceKeys.Probe.LOCKED -> Unit
             DeviceKeys.Probe.INVALIDATED, DeviceKeys.Probe.MISSING -> {
                 forgetKey()
                 keys.createVaultKey(keyAlias)
@@ -33,7 +33,7 @@ internal class SecretVault(private val keys: DeviceKeys, private val storage: Ap
     }
 
     /** Stores what [seal] returned under [name]. */
-    fun put(name: Name, sealed: String) = storage.write(prefix + name, sealed)
+    suspend fun put(name: Name, sealed: String) = storage.writeOffCaller(prefix + name, sealed)
 
     /** Encrypts and stores [secret] under [name]: one prompt. */
     suspend fun store(name: Name, secret: ByteArray, text: PromptText) = put(name, seal(secret, text))
@@ -64,12 +64,13 @@ internal class SecretVault(private val keys: DeviceKeys, private val storage: Ap
     fun contains(name: Name): Boolean = storage.read(prefix + name) != null
 
     /** Forgets the secret under [name]. */
-    fun remove(name: Name) = storage.write(prefix + name, null)
+    suspend fun remove(name: Name) = storage.writeOffCaller(prefix + name, null)
 
     /** Without a prompt: drops the key and every secret when the key is invalidated or gone (after a restore, say). */
     suspend fun repair(): Boolean {
         if (Name.entries.none { contains(it) }) return false
-        if (keys.probeCipher(keyAlias) == DeviceKeys.Probe.USABLE) return false
+        val probe = keys.probeCipher(keyAlias)
+        if (probe == DeviceKeys.Probe.USABLE || probe == DeviceKeys.Probe.LOCKED) return false
         forgetKey()
         return true
     }

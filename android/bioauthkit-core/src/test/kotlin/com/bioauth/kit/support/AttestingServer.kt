@@ -16,13 +16,18 @@ object AttestingServer {
         SimulatedDevice.SAMPLE_PACKAGE + ":" + SimulatedDevice.SAMPLE_SIGNING_CERTIFICATE_DIGEST.joinToString("") { "%02x".format(it) }
 
     /** Where the server answers. */
-    val url: String by lazy {
+    val url: String by lazy { start("require") }
+
+    /** Another such server, run with `--key-attestation prefer`: keys register with or without evidence. */
+    val preferring: String by lazy { start("prefer") }
+
+    private fun start(mode: String): String {
         val roots = File.createTempFile("bioauth-android-attestation-roots", ".pem").apply {
             writeText(SimulatedAttestationAuthority.shared.rootPem())
             deleteOnExit()
         }
-        LoopbackServer.start(
-            "--key-attestation", "require",
+        return LoopbackServer.start(
+            "--key-attestation", mode,
             "--android-allowed-app", ALLOWED_APP,
             "--android-attestation-roots", roots.path,
         )

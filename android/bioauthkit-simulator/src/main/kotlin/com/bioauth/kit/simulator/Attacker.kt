@@ -31,6 +31,9 @@ public class Attacker internal constructor(private val device: SimulatedDevice) 
          * the Keystore's attestation says what the key is.
          */
         WITHOUT_USER_AUTHENTICATION,
+
+        /** `setUnlockedDeviceRequired(false)` whatever the app calls: a PIN key that signs while the phone is locked. */
+        USABLE_WHILE_LOCKED,
     }
 
     @Volatile private var hook: Hook? = null
@@ -58,6 +61,7 @@ public class Attacker internal constructor(private val device: SimulatedDevice) 
     internal fun hookedKeySpec(spec: KeySpec): KeySpec = when (keyHook) {
         null -> spec
         KeyHook.WITHOUT_USER_AUTHENTICATION -> spec.copy(authentication = null, invalidatedByBiometricEnrollment = null)
+        KeyHook.USABLE_WHILE_LOCKED -> spec.copy(unlockedDeviceRequired = false)
     }
 
     /** The app's storage, as read from its data directory. */

@@ -30,6 +30,11 @@ import com.bioauth.kit.errors.PlatformCodes
  *   (PromptInfo.Builder#setAllowedAuthenticators), and its auth token authorises only keys that
  *   accept it.
  * - `cancelAuthentication()` dismisses a prompt on screen (BiometricPrompt#cancelAuthentication).
+ * - A prompt asked for after the user left the app ([SimulatedDevice.leaveApp]) is never shown:
+ *   androidx's `BiometricPrompt.authenticateInternal` returns without a callback when the
+ *   fragment manager's state is saved ("Unable to start authentication. Called after
+ *   onSaveInstanceState()"). The Android layer checks for that before calling `authenticate`
+ *   (`FragmentManager.isStateSaved`) and reports `PromptOutcome.NotShown`, as this does.
  */
 public class SimulatedBiometricPrompt internal constructor(private val device: SimulatedDevice) : BiometricPromptBackend {
     /** What the person in front of the phone does at a prompt. */
@@ -62,6 +67,10 @@ public class SimulatedBiometricPrompt internal constructor(private val device: S
 
     /** How many prompts were shown. */
     @Volatile public var shown: Int = 0
+        private set
+
+    /** How many prompts were asked for while the app was left, and not shown. */
+    @Volatile public var notShown: Int = 0
         private set
 
     /** How many prompts the app dismissed with `cancelAuthentication()`. */
@@ -109,6 +118,11 @@ public class SimulatedBiometricPrompt internal constructor(private val device: S
     }
 
     override fun show(operation: KeyOperation, request: PromptRequest, onEnd: (PromptOutcome) -> Unit): PromptHandle {
+        if (!device.isAppInForeground) {
+            notShown += 1
+            onEnd(PromptOutcome.NotShown("the activity has saved its state (CREATED): the user left the app"))
+            return PromptHandle { }
+        }
         device.attacker.hookedOutcome(operation)?.let { outcome ->
             onEnd(outcome)
             return PromptHandle { }

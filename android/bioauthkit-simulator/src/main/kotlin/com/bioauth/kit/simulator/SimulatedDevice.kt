@@ -9,8 +9,7 @@ import java.security.MessageDigest
  * storage, and an attacker who owns the app process (Frida) and can read the app's files.
  */
 public class SimulatedDevice(
-    /** `Build.VERSION.SDK_INT` (23 and up). */
-    public val apiLevel: Int = 34,
+    apiLevel: Int = 34,
     /** Whether the device has a StrongBox secure element. */
     public val hasStrongBox: Boolean = false,
     /** Whether the device has (strong, fingerprint-class) biometric hardware. */
@@ -23,11 +22,32 @@ public class SimulatedDevice(
     /** The authority whose chain the Keystore's attestations lead to (Google's, on a real phone). */
     public val attestationAuthority: SimulatedAttestationAuthority = SimulatedAttestationAuthority.shared,
 ) {
+    /** `Build.VERSION.SDK_INT` (23 and up); [updateOS] raises it. */
+    @Volatile public var apiLevel: Int = apiLevel
+        private set
+
+    /** How the user unlocks the screen ([unlock]). */
+    public enum class Unlock {
+        /** The PIN, pattern or password (the lock screen knowledge factor). */
+        CREDENTIAL,
+
+        /** A class 3 (strong) biometric, which takes part in the Keystore. */
+        STRONG_BIOMETRIC,
+
+        /** A class 1 or 2 biometric (many phones' face unlock), which does not take part in the Keystore. */
+        WEAK_BIOMETRIC,
+
+        /** A trust agent that unlocks actively (Smart Lock, a paired watch). */
+        TRUST_AGENT,
+    }
+
     /** The app's `versionCode`, as its attestation application id lists it. */
     public val appVersionCode: Long = 1
 
     private var secure = true
     private var locked = false
+    private var keystoreUnlocked = true
+    private var appInForeground = true
     private val fingers = enrolled.toMutableSet()
 
     /** The Keystore. */
@@ -44,7 +64,7 @@ public class SimulatedDevice(
 
     /** What the SDK is given. */
     public val backends: DeviceBackends = DeviceBackends(keyStore, prompt, storage, object : DeviceInfo {
-        override val apiLevel = this@SimulatedDevice.apiLevel
+        override val apiLevel get() = this@SimulatedDevice.apiLevel
         override fun isDeviceSecure() = this@SimulatedDevice.isDeviceSecure()
         override fun isDeviceLocked() = this@SimulatedDevice.isLocked
     })
@@ -58,6 +78,13 @@ public class SimulatedDevice(
 
     /** `KeyguardManager.isDeviceLocked()`. */
     public val isLocked: Boolean @Synchronized get() = locked
+
+    /**
+     * Whether keystore2 holds the user's unlocked-device super key: set by an unlock with the
+     * credential or a strong biometric, cleared by locking (a weak biometric or a trust agent
+     * unlocks the screen without it on Android 12-14: AOSP system/security 6946daa).
+     */
+    internal val isKeystoreUnlocked: Boolean @Synchronized get() = keystoreUnlocked && !locked
 
     /** How many biometrics are enrolled. */
     public val enrolledCount: Int @Synchronized get() = fingers.size
@@ -77,7 +104,8 @@ public class SimulatedDevice(
     /**
      * The user removes the screen lock: every key that needs authentication is invalidated, and the
      * enrolled biometrics go with it (Settings warns "This will delete the fingerprint model…":
-     * biometrics need a secure lock screen; AOSP packages/apps/Settings ChooseLockGeneric).
+     * biometrics need a secure lock screen; AOSP packages/apps/Settings ChooseLockGeneric). On
+     * Android 12-14 the unlocked-device keys are deleted too ([SimulatedKeyStore]).
      */
     @Synchronized public fun removeLockScreen() {
         secure = false
@@ -85,14 +113,44 @@ public class SimulatedDevice(
         keyStore.lockScreenRemoved()
     }
 
+    /** The user sets a secure lock screen (PIN, pattern or password) again. */
+    @Synchronized public fun setLockScreen() {
+        secure = true
+        keystoreUnlocked = true
+    }
+
     /** The screen locks (power button). */
     @Synchronized public fun lock() {
         locked = true
+        keystoreUnlocked = false
     }
 
-    /** The owner unlocks the screen. */
-    @Synchronized public fun unlock() {
+    /** The owner unlocks the screen, with the credential unless told [how]. */
+    @Synchronized public fun unlock(how: Unlock = Unlock.CREDENTIAL) {
         locked = false
+        keystoreUnlocked = how == Unlock.CREDENTIAL || how == Unlock.STRONG_BIOMETRIC
+    }
+
+    /**
+     * The user leaves the app (home, another app): its activity is stopped and has saved its state
+     * (`onSaveInstanceState`), so a prompt asked for now is not shown ([SimulatedBiometricPrompt]).
+     */
+    @Synchronized public fun leaveApp() {
+        appInForeground = false
+    }
+
+    /** The user comes back: the activity is started and resumed again. */
+    @Synchronized public fun returnToApp() {
+        appInForeground = true
+    }
+
+    /** Whether the app's activity is in the foreground (its state not saved). */
+    public val isAppInForeground: Boolean @Synchronized get() = appInForeground
+
+    /** An OS update to [apiLevel]: keys, records and enrollments stay; the Keystore now behaves as that release does. */
+    @Synchronized public fun updateOS(apiLevel: Int) {
+        require(apiLevel >= this.apiLevel) { "an update does not go back" }
+        this.apiLevel = apiLevel
     }
 
     /** The app a simulated phone runs unless told otherwise. */

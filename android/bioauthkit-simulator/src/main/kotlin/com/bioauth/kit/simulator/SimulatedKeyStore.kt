@@ -51,6 +51,17 @@ import javax.crypto.spec.GCMParameterSpec
  *   (KeyGenParameterSpec.Builder#setUnlockedDeviceRequired): from API 31 keystore2's DEVICE_LOCKED
  *   reaches `initSign` through getInvalidKeyException's default branch, an `InvalidKeyException`
  *   caused by a `KeyStoreException`; before, `UserNotAuthenticatedException` (its LOCKED case).
+ * - Those keys on Android 12-14 (API 31-34), the bugs `KeyGenParameterSpec.Builder#setUnlockedDeviceRequired`
+ *   warns of: keystore2 encrypts them under a per-user super key it holds only while the lock
+ *   screen credential or a strong biometric unlocked the device (system/security keystore2
+ *   super_key.rs). Without a secure lock screen there is none: generation fails with `LOCKED`
+ *   (`ProviderException("Failed to generate key pair.", KeyStoreException)`,
+ *   AndroidKeyStoreKeyPairGeneratorSpi's default branch) and so does use; removing the lock
+ *   screen deletes them (`getKey` answers `null`); after an unlock by a class 1 or 2 biometric or
+ *   a trust agent the super key is missing while the screen is unlocked, and `initSign` fails with
+ *   `LOCKED`, which KeyStoreCryptoOperationUtils.getInvalidKeyException makes a
+ *   `UserNotAuthenticatedException` (AOSP system/security 6946daa, "Fix UnlockedDeviceRequired
+ *   with weak unlock methods", fixes this in Android 15). From API 35 and up to API 30 none of it.
  * - A per-use key begins without a match; `sign` / `doFinal` refuse an operation no match
  *   authorised: `SignatureException` / `IllegalBlockSizeException` caused by a `KeyStoreException`
  *   "Key user not authenticated" (BiometricPrompt.CryptoObject,
@@ -93,6 +104,16 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
      * `KeyStoreException`. `null`: StrongBox works (when the device has one).
      */
     @Volatile public var strongBoxFault: KeystoreFailure? = null
+
+    /**
+     * A phone that cannot attest: every generation with an attestation challenge fails with this
+     * renamed failure, e.g. `ProviderException` <- `KeyStoreException` (keystore2's
+     * AndroidKeyStoreKeyPairGeneratorSpi for `ATTESTATION_KEYS_NOT_PROVISIONED`, or Remote Key
+     * Provisioning out of keys, `transient` when `KeyStoreException.isTransientFailure()` says so;
+     * keystore1's "Failed to generate attestation certificate chain" on some Android 7 phones).
+     * `null`: attestation works.
+     */
+    @Volatile public var attestationFault: KeystoreFailure? = null
 
     /** The next generation that reaches the hardware (StrongBox or TEE) throws [error] as it is. */
     @Synchronized public fun failNextGeneration(error: Exception) {
@@ -164,6 +185,9 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
 
     private companion object {
         const val KEYSTORE_DEFAULT_NOT_AFTER = 2_461_449_600_000L // 2048-01-01T00:00:00Z, KeyGenParameterSpec's default
+
+        /** Android 12 to 14: the platform's own range, not the SDK's (KeySpecs decides what the SDK asks for). */
+        val UNSOUND_UNLOCKED_DEVICE_KEYS = 31..34
     }
 
     /** A biometric enrollment changed: keys bound to the enrolled biometrics are invalidated. */
@@ -171,10 +195,17 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
         entries.values.filter { it.spec.boundToEnrollment() }.forEach { it.invalidated = true }
     }
 
-    /** The secure lock screen was removed: every key that needs user authentication is invalidated. */
+    /**
+     * The secure lock screen was removed: every key that needs user authentication is invalidated;
+     * on Android 12-14 every unlocked-device key is deleted.
+     */
     @Synchronized internal fun lockScreenRemoved() {
         entries.values.filter { it.spec.authentication != null }.forEach { it.invalidated = true }
+        if (unsoundUnlockedDeviceKeys()) entries.values.removeAll { it.spec.unlockedDeviceRequired }
     }
+
+    /** Android 12-14's keystore2, whose unlocked-device keys behave as the class KDoc says. */
+    private fun unsoundUnlockedDeviceKeys(): Boolean = device.apiLevel in UNSOUND_UNLOCKED_DEVICE_KEYS
 
     private fun KeySpec.boundToEnrollment(): Boolean = when (authentication) {
         Authentication.STRONG_BIOMETRIC_PER_USE, Authentication.BIOMETRIC_PER_USE_LEGACY -> invalidatedByBiometricEnrollment != false
@@ -207,6 +238,9 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
         if (entry.spec.unlockedDeviceRequired && device.isLocked) {
             throw KeystoreFailure(if (keystore2) listOf(Kind.INVALID_KEY, Kind.KEYSTORE_EXCEPTION) else listOf(Kind.USER_NOT_AUTHENTICATED))
         }
+        if (entry.spec.unlockedDeviceRequired && unsoundUnlockedDeviceKeys() && !(device.isDeviceSecure() && device.isKeystoreUnlocked)) {
+            throw KeystoreFailure(Kind.USER_NOT_AUTHENTICATED) // keystore2's LOCKED while the screen is unlocked
+        }
         return entry
     }
 
@@ -217,6 +251,10 @@ public class SimulatedKeyStore internal constructor(private val device: Simulate
             strongBoxFault?.let { throw it }
         }
         generationFaults.removeFirstOrNull()?.let { throw it }
+        if (spec.attestationChallenge != null && device.apiLevel >= KeySpecs.API_KEY_ATTESTATION) attestationFault?.let { throw it }
+        if (spec.unlockedDeviceRequired && unsoundUnlockedDeviceKeys() && !device.isDeviceSecure()) {
+            throw KeystoreFailure(listOf(Kind.PROVIDER_EXCEPTION, Kind.KEYSTORE_EXCEPTION)) // LOCKED: no super key without a lock screen
+        }
         if (spec.authentication != null && !device.isDeviceSecure()) {
             throw KeystoreFailure(listOf(Kind.INVALID_ALGORITHM_PARAMETER, Kind.ILLEGAL_STATE))
         }

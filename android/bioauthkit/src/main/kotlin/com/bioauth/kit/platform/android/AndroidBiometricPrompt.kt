@@ -19,7 +19,9 @@ import java.util.concurrent.Executor
  * prompts, API 28 without fingerprint hardware, the API 23-27 fingerprint dialog) and
  * `BiometricManager`, call for call. Prompts show over the activity last given to [attach]: call
  * it from that activity's `onCreate`, so that a prompt on screen during a configuration change
- * reports to the new activity (androidx keeps the prompt; it needs the callback again).
+ * reports to the new activity (androidx keeps the prompt; it needs the callback again). A prompt
+ * asked for after that activity saved its state (the user left the app) ends at once as
+ * [PromptOutcome.NotShown] instead of being dropped by androidx without a callback.
  */
 public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
     private val appContext = context.applicationContext
@@ -70,7 +72,14 @@ public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
             else -> null
         }
         if (activity == null || activity.isFinishing || activity.isDestroyed || crypto == null) {
-            showing.onEnd(PromptOutcome.Failed(PlatformCodes.ERROR_VENDOR, "no FragmentActivity attached to show the prompt"))
+            showing.onEnd(PromptOutcome.NotShown("no FragmentActivity attached to show the prompt"))
+            return
+        }
+        // androidx's authenticateInternal returns without a callback when the fragment manager's
+        // state is saved (after onSaveInstanceState: the user left the app): the prompt would
+        // never show nor end. Before that (created, started, paused) androidx shows it.
+        if (activity.supportFragmentManager.isStateSaved) {
+            showing.onEnd(PromptOutcome.NotShown("the activity has saved its state (${activity.lifecycle.currentState}): the user left the app"))
             return
         }
         val info = BiometricPrompt.PromptInfo.Builder()

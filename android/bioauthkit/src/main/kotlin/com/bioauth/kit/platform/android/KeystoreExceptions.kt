@@ -23,7 +23,24 @@ internal inline fun <T> translate(work: () -> T): T = try {
 } catch (failure: KeystoreFailure) {
     throw failure
 } catch (error: Exception) {
-    throw KeystoreFailure(generateSequence<Throwable>(error) { it.cause }.take(8).map(::kindOf).toList(), error)
+    throw KeystoreFailure(generateSequence<Throwable>(error) { it.cause }.take(8).map(::kindOf).toList(), error, isTransient(error))
+}
+
+/**
+ * Whether an `android.security.KeyStoreException` in [error]'s chain says `isTransientFailure()`
+ * (API 33+). That class is public from API 33 only and is not in the type-check's API excerpts, so
+ * its method is called by name, behind the `SDK_INT` check.
+ */
+internal fun isTransient(error: Throwable): Boolean {
+    if (Build.VERSION.SDK_INT < Build.VERSION_CODES.TIRAMISU) return false
+    return generateSequence(error) { it.cause }.take(8).any { cause ->
+        cause.javaClass.name == "android.security.KeyStoreException" &&
+            try {
+                cause.javaClass.getMethod("isTransientFailure").invoke(cause) == true
+            } catch (_: ReflectiveOperationException) {
+                false
+            }
+    }
 }
 
 /** The platform's name for [error]; subclasses before their superclasses. */
