@@ -15,6 +15,17 @@ struct PromptCancellationTests {
         return device.openPromptCount == count
     }
 
+    /// Starts a signature with key `k` whose prompt the user leaves up, and cancels its task once the
+    /// prompt is up: the call ends with userCanceled.
+    private func cancelSignatureLeftUp(_ fixture: DeviceFixture) async throws {
+        fixture.device.willAnswer(.leaveUp)
+        let keys = fixture.keys
+        let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
+        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        signing.cancel()
+        await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
+    }
+
     @Test(
         "cancelling the task of a signature closes its prompt, and the call ends with userCanceled",
         arguments: [SignatureAlgorithm.es256, .ed25519]
@@ -22,12 +33,7 @@ struct PromptCancellationTests {
     func cancelSignature(algorithm: SignatureAlgorithm) async throws {
         let fixture = DeviceFixture()
         _ = try await fixture.keys.createKey(named: "k", algorithm: algorithm)
-        fixture.device.willAnswer(.leaveUp)
-        let keys = fixture.keys
-        let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
-        #expect(try await waitForOpenPrompts(fixture.device, 1))
-        signing.cancel()
-        await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
+        try await cancelSignatureLeftUp(fixture)
         #expect(try await waitForOpenPrompts(fixture.device, 0), "the prompt was closed")
         // The key is untouched: the next prompt signs.
         fixture.device.willAnswer(.present("owner"))
@@ -72,12 +78,7 @@ struct PromptCancellationTests {
         let fixture = DeviceFixture()
         fixture.device.setInvalidateClosesKeychainPrompts(false)
         _ = try await fixture.keys.createKey(named: "k")
-        fixture.device.willAnswer(.leaveUp)
-        let keys = fixture.keys
-        let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
-        #expect(try await waitForOpenPrompts(fixture.device, 1))
-        signing.cancel()
-        await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
+        try await cancelSignatureLeftUp(fixture)
         #expect(fixture.device.openPromptCount == 1, "the prompt is still up")
         fixture.device.answerPromptLeftUp(late)
         #expect(try await waitForOpenPrompts(fixture.device, 0), "the user answered it")
