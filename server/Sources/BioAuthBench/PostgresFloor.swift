@@ -1,3 +1,4 @@
+import BioAuthServer
 import Foundation
 
 /// The floor for PostgreSQL: pgbench running a biometric sign-in's reads and writes at the sweep's
@@ -8,29 +9,33 @@ import Foundation
 /// (durable: the spent id, the account read `FOR KEY SHARE`, the registration's last use, the
 /// session, the audit event), one statement per round trip, as a client library without
 /// pipelining sends them; not the registration's key, which the server reads once per device and
-/// remembers. pgbench prepares each statement once per connection (`-M prepared`). The server
-/// sends the completion as one statement (`SignInCompletionStatement` in BioAuthServer); reaching
+/// remembers. The statements are the server's own (`SignInStatements.biometric` in BioAuthServer),
+/// each parameter replaced by a pgbench expression; pgbench prepares each once per connection
+/// (`-M prepared`). The server sends the completion as one statement of the same steps; reaching
 /// the floor with fewer round trips is the server's work.
 enum PostgresFloor {
     /// The pgbench script for accounts numbered 1 to `accounts` (see ``BenchmarkDatabase/floorIdentifiers(_:)``).
     static func script(accounts: Int) -> String {
         // pgbench binds :n and :c as parameters of unknown type; the casts pick the functions.
-        let registration = "'reg_' || lpad(to_hex(:n::bigint), 32, '0')"
-        let user = "'usr_' || lpad(to_hex(:n::bigint), 32, '0')"
-        let now = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
-        return """
-            \\set n random(1, \(accounts))
-            \\set c random(1, 4611686018427387903)
-            SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations WHERE id = \(registration) AND status = 'active';
-            BEGIN;
-            INSERT INTO spent_challenges (id) VALUES ('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 100, '0')) ON CONFLICT (id) DO NOTHING RETURNING id;
-            SELECT id, username, username_key, created_at, password_change_required, CASE WHEN credential_epoch <> 0 THEN 'stale' ELSE 'current' END AS state FROM users WHERE id = \(user) FOR KEY SHARE;
-            UPDATE registrations SET last_used_at = \(now), pin_hash = COALESCE(NULL, pin_hash) WHERE id = \(registration) AND user_id = \(user) AND status = 'active' RETURNING user_id;
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at, password_change_required, factors, step_up_at) VALUES ('ses_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), sha256(('s' || :c::bigint)::bytea), 'biometric', \(registration), NULL, \(now), \(now) + 3600000, \(now), 0, 'biometric', \(now));
-            INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ('evt_' || lpad(to_hex(:c::bigint), 32, '0'), \(user), 'biometric.sign_in', 'success', \(now), \(registration), 'ses_' || lpad(to_hex(:c::bigint), 32, '0'));
-            COMMIT;
-
-            """
+        let registration = "('reg_' || lpad(to_hex(:n::bigint), 32, '0'))"
+        let now = "((extract(epoch FROM clock_timestamp()) * 1000)::bigint)"
+        let session = "('ses_' || lpad(to_hex(:c::bigint), 32, '0'))"
+        let expressions = [
+            "credential_id": registration, "user_id": "('usr_' || lpad(to_hex(:n::bigint), 32, '0'))",
+            "challenge_id": "('chl_' || lpad(to_hex(\(now) + 120000), 12, '0') || lpad(to_hex(:c::bigint), 100, '0'))",
+            "epoch": "0", "factor": "'biometric'", "now": now, "new_pin_hash": "NULL::text", "session_id": session,
+            "token_digest": "sha256(('s' || :c::bigint)::bytea)", "credential_kind": "'device_key'", "expires_at": "(\(now) + 3600000)",
+            "restricted_expires_at": "(\(now) + 3600000)", "password_change_required": "0", "steps_up": "1",
+            "event_id": "('evt_' || lpad(to_hex(:c::bigint), 32, '0'))", "event_kind": "'biometric.sign_in'", "outcome": "'success'",
+        ]
+        let statements = SignInStatements.biometric(accountLock: "FOR KEY SHARE")
+        let completion = statements.completion.map { $0.substituting(expressions) }
+        return
+            ([
+                "\\set n random(1, \(accounts))", "\\set c random(1, 4611686018427387903)", statements.challenge.substituting(expressions) + ";",
+                "BEGIN;",
+            ]
+            + completion.map { $0 + ";" } + ["COMMIT;", ""]).joined(separator: "\n")
     }
 
     /// Sign-ins per second from pgbench with `clients` connections to the database at `url`,

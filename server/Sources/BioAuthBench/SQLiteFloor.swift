@@ -18,31 +18,8 @@ import VaporCSQLite
 /// One durable commit per sign-in: what the server would reach if its own code cost nothing and
 /// it committed each sign-in on its own.
 enum SQLiteFloor {
-    /// The statements, as the server's tables write them (captured from a trace of a sign-in).
-    static let challengeStatements = [
-        """
-        SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
-        WHERE id = $1 AND status = 'active'
-        """
-    ]
-    static let completionStatements = [
-        "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id",
-        """
-        SELECT CASE WHEN credential_epoch <> $1 THEN 'stale' WHEN password_change_required <> 0 AND $2 <> 'password' THEN 'password_change_required' \
-        WHEN $2 = 'password' AND password_expires_at IS NOT NULL AND password_expires_at <= $3 THEN 'stale' ELSE 'current' END AS state,
-               username, created_at, username_key, password_change_required FROM users WHERE id = $4
-        """,
-        """
-        UPDATE registrations SET last_used_at = $1, pin_hash = COALESCE($2, pin_hash)
-        WHERE id = $3 AND user_id = $4 AND status = 'active' RETURNING id
-        """,
-        """
-        INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                              password_change_required, factors, step_up_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-        """,
-        "INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    ]
+    /// The statements, as the server's tables write them.
+    static let statements = SignInStatements.biometric()
 
     /// Sign-ins per second on the database file at `path` (already migrated and seeded; see
     /// ``BenchmarkDatabase/seedFloorAccounts(count:)``) over `duration`.
@@ -72,36 +49,17 @@ enum SQLiteFloor {
                 SecureRandom.identifier(.challenge, at: Date(millisecondsSince1970: now + 120_000)) + Hex.lowercase(SecureRandom.bytes(40))
             let sessionID = SecureRandom.identifier(.session)
 
-            try connection.run(challengeStatements[0], .text(account.registration))
+            let bound: [String: Value] = [
+                "credential_id": .text(account.registration), "challenge_id": .text(challengeID), "epoch": .integer(0),
+                "factor": .text("biometric"), "now": .integer(now), "user_id": .text(account.user), "new_pin_hash": .null,
+                "session_id": .text(sessionID), "token_digest": .blob(Data(SecureRandom.bytes(32))), "credential_kind": .text("device_key"),
+                "expires_at": .integer(now + 3_600_000), "restricted_expires_at": .integer(now + 3_600_000),
+                "password_change_required": .integer(0), "steps_up": .integer(1), "event_id": .text(SecureRandom.identifier(.event)),
+                "event_kind": .text("biometric.sign_in"), "outcome": .text("success"),
+            ]
+            try connection.run(statements.challenge, bound)
             try connection.run("BEGIN IMMEDIATE")
-            try connection.run(completionStatements[0], .text(challengeID))
-            try connection.run(completionStatements[1], .integer(0), .text("biometric"), .integer(now), .text(account.user))
-            try connection.run(completionStatements[2], .integer(now), .null, .text(account.registration), .text(account.user))
-            try connection.run(
-                completionStatements[3],
-                .text(sessionID),
-                .text(account.user),
-                .blob(SecureRandom.bytes(32)),
-                .text("biometric"),
-                .text(account.registration),
-                .null,
-                .integer(now),
-                .integer(now + 3_600_000),
-                .integer(now),
-                .integer(0),
-                .text("biometric"),
-                .integer(now)
-            )
-            try connection.run(
-                completionStatements[4],
-                .text(SecureRandom.identifier(.event)),
-                .text(account.user),
-                .text("biometric.sign_in"),
-                .text("success"),
-                .integer(now),
-                .text(account.registration),
-                .text(sessionID)
-            )
+            for statement in statements.completion { try connection.run(statement, bound) }
             try connection.run("COMMIT")
             done += 1
         }
@@ -134,8 +92,24 @@ enum SQLiteFloor {
             sqlite_nio_sqlite3_close(handle)
         }
 
+        /// Runs `statement` with its parameters taken from `bound` by name.
+        func run(_ statement: NamedSQL, _ bound: [String: Value]) throws {
+            try run(
+                statement.text,
+                statement.names.map { name in
+                    guard let value = bound[name] else { throw BenchFailure("floor: :\(name) is not bound") }
+                    return value
+                }
+            )
+        }
+
         /// Runs `sql` with `values` bound to ?1, ?2, …, stepping through every row.
         func run(_ sql: String, _ values: Value...) throws {
+            try run(sql, values)
+        }
+
+        /// Runs `sql` with `values` bound to ?1, ?2, …, stepping through every row.
+        func run(_ sql: String, _ values: [Value]) throws {
             let statement = try prepared(sql)
             defer { sqlite_nio_sqlite3_reset(statement) }
             for (index, value) in values.enumerated() {

@@ -12,13 +12,14 @@ struct PreparedStatementTextTests {
         RegistrationTable.ActiveOwnerEpoch.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self, UserTable.AccountState.self,
     ]
 
-    /// The completion's texts on PostgreSQL, one per factor and purpose, sharing one parameter list.
+    /// The completion's texts on PostgreSQL, one per factor and purpose, their parameters named.
     static let completions: [any PreparedStatementText.Type] = {
         typealias C = SignInCompletionStatement
         return [
-            C.Text<C.Biometric, C.SignIn>.self, C.Text<C.Biometric, C.Renewal>.self, C.Text<C.PIN, C.SignIn>.self, C.Text<C.PIN, C.Renewal>.self,
-            C.Text<C.Passkey, C.SignIn>.self, C.Text<C.Passkey, C.Renewal>.self, C.Text<C.Password, C.SignIn>.self,
-            C.Text<C.Password, C.Renewal>.self,
+            C.Text<C.Biometric, C.SignIn>.self, C.Text<C.Biometric, C.Renewal>.self, C.Text<C.Biometric, C.Record>.self,
+            C.Text<C.PIN, C.SignIn>.self, C.Text<C.PIN, C.Renewal>.self, C.Text<C.PIN, C.Record>.self,
+            C.Text<C.Passkey, C.SignIn>.self, C.Text<C.Passkey, C.Renewal>.self, C.Text<C.Passkey, C.Record>.self,
+            C.Text<C.Password, C.SignIn>.self, C.Text<C.Password, C.Renewal>.self, C.Text<C.Password, C.Record>.self,
         ]
     }()
 
@@ -26,9 +27,7 @@ struct PreparedStatementTextTests {
         Set(text.sql.matches(of: /\$([0-9]+)/).compactMap { Int($0.output.1) })
     }
 
-    @Test(
-        "each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses (the completion's texts: together)"
-    )
+    @Test("each has its own name of at most 63 bytes, and declares a type for exactly the placeholders its text uses")
     func namesAndParameters() throws {
         let names = (Self.single + Self.completions).map { $0.name }
         #expect(Set(names).count == names.count)
@@ -37,11 +36,11 @@ struct PreparedStatementTextTests {
             #expect(!text.sql.isEmpty, "\(text.name)")
             #expect(Self.placeholders(text).isSubset(of: Set(1...text.parameters.count)), "\(text.name)")
         }
-        for text in Self.single {
+        for text in Self.single + Self.completions {
             #expect(Self.placeholders(text) == Set(1...text.parameters.count), "\(text.name)")
         }
-        let used = Self.completions.reduce(into: Set<Int>()) { $0.formUnion(Self.placeholders($1)) }
-        #expect(used == Set(1...SignInCompletionStatement.parameters.count), "every parameter of the completion is used by some text")
+        let used = SignInCompletionStatement.texts.values.reduce(into: Set<String>()) { $0.formUnion($1.statement.names) }
+        #expect(used == Set(SignInCompletionStatement.types.keys), "every parameter of the completion is used by some text")
         #expect(
             !SignInCompletionStatement.Text<SignInCompletionStatement.Biometric, SignInCompletionStatement.SignIn>.sql.contains("factor_failures"),
             "a biometric sign-in's text holds no lockout step"

@@ -91,10 +91,6 @@ struct AccountCore: Sendable {
     /// Completes `proof` for `purpose`: a session, or the refusal the proof's verdict earns.
     func complete(_ proof: some FactorProof, for purpose: Purpose) async throws -> Completed {
         let now = time.now()
-        if case .authentication(let challenge) = proof.challenge, challenge.expiresAt <= now.millisecondsSince1970 {
-            throw proof.challengeSpent
-        }
-        let stepsUp = proof.factor.allowsStepUp
         var token: SessionToken?
         let target: SignInCompletion.Purpose
         let event: AuditEvent.Kind
@@ -105,7 +101,7 @@ struct AccountCore: Sendable {
                 authentication: .init(method: proof.factor, registrationID: proof.credential.registrationID, passkeyID: proof.credential.passkeyID),
                 minutes: minutes,
                 now: now,
-                stepUpAt: stepsUp ? now : nil
+                stepUpAt: proof.factor.allowsStepUp ? now : nil
             )
             token = issued.token
             target = .newSession(issued.session, tokenDigest: issued.token.digest)
@@ -115,6 +111,29 @@ struct AccountCore: Sendable {
             guard proof.userID == caller.userID || !proof.holds else { throw proof.challengeSpent }
             target = .renew(sessionID: caller.sessionID)
             event = .sessionReauthenticated
+        }
+        let (user, session) = try await finish(proof, target: target, event: event, now: now)
+        guard let session else { throw Rejection(.internalError, "The completion made no session.") }  // a session's purpose always makes one
+        return Completed(user: user, session: session, token: token?.text)
+    }
+
+    /// Records `proof`'s success as `event` without a session (an approval), under every rule of
+    /// ``complete(_:for:)``: the challenge is spent, a failure counted, the account's state and the
+    /// credential checked, its use recorded. Returns the account's user.
+    func record(_ proof: some FactorProof, as event: AuditEvent.Kind) async throws -> User {
+        try await finish(proof, target: .record, event: event, now: time.now()).user
+    }
+
+    /// Runs `proof`'s completion for `target` in one transaction (``SignInCompletion``), and turns
+    /// its verdict into the user and session, or the refusal the proof earns.
+    private func finish(
+        _ proof: some FactorProof,
+        target: SignInCompletion.Purpose,
+        event: AuditEvent.Kind,
+        now: Date
+    ) async throws -> (user: User, session: Session?) {
+        if case .authentication(let challenge) = proof.challenge, challenge.expiresAt <= now.millisecondsSince1970 {
+            throw proof.challengeSpent
         }
         let completion = SignInCompletion(
             now: now,
@@ -130,12 +149,17 @@ struct AccountCore: Sendable {
                 lock: proof.attempt.flatMap { attempt in lockouts.lock(after: attempt).map { (attempt, $0) } },
                 recordedEvent: proof.failureEvent
             ),
-            success: .init(purpose: target, event: event, clears: LockoutPolicy.cleared(bySuccessOf: proof.factor), stepsUp: stepsUp),
+            success: .init(
+                purpose: target,
+                event: event,
+                clears: LockoutPolicy.cleared(bySuccessOf: proof.factor),
+                stepsUp: proof.factor.allowsStepUp
+            ),
             lockClock: clock
         )
         switch try await completion.run(on: database) {
         case .completed(let user, let session):
-            return Completed(user: user, session: session, token: token?.text)
+            return (user, session)
         case .challengeSpent:
             throw proof.challengeSpent
         case .failed(let locked):

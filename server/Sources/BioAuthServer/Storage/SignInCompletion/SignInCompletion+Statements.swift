@@ -13,7 +13,7 @@ extension SignInCompletion {
         if let verdict = Self.verdict(onState: account.state) { return verdict }
         guard try await markUsed(userID: userID, oneTimePassword: account.passwordChangeRequired, db) else { return .credentialGone }
         try await FactorFailureTable.clear(db, usernameKey: account.usernameKey, factors: success.clears)
-        let session: Session
+        let session: Session?
         switch success.purpose {
         case .newSession(var new, let tokenDigest):
             if account.passwordChangeRequired {
@@ -26,6 +26,8 @@ extension SignInCompletion {
             guard let renewed = try await SessionTable.renew(db, id: sessionID, userID: userID, factor: factor, stepsUp: success.stepsUp, now: now)
             else { return .sessionEnded }
             session = renewed
+        case .record:
+            session = nil
         }
         try await AuditLog.record(
             db,
@@ -35,7 +37,7 @@ extension SignInCompletion {
             at: now,
             registrationID: credential.registrationID,
             passkeyID: credential.passkeyID,
-            sessionID: session.id
+            sessionID: session?.id
         )
         return .completed(account.user, session)
     }

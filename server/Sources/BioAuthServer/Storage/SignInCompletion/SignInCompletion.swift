@@ -54,12 +54,15 @@ struct SignInCompletion: Sendable {
         var stepsUp: Bool
     }
 
-    /// Which session the proof is for.
+    /// What the proof is for.
     enum Purpose: Sendable {
         /// A new session (its id, times and authentication), whose token hashes to `tokenDigest`.
         case newSession(Session, tokenDigest: Data)
         /// The caller's live session, whose authentication is renewed.
         case renew(sessionID: String)
+        /// No session: the proof's success is recorded (its challenge spent, its credential's use,
+        /// its audit event), as an approval is.
+        case record
     }
 
     /// What the transaction decided.
@@ -77,12 +80,9 @@ struct SignInCompletion: Sendable {
         case credentialGone
         /// The session to renew has ended.
         case sessionEnded
-        /// Done: the account's user and the session made or renewed.
-        case completed(User, Session)
+        /// Done: the account's user and the session made or renewed (none for a record).
+        case completed(User, Session?)
     }
-
-    /// The state `AccountStateSQL` reports for an account the proof may complete on.
-    static let currentState = "current"
 
     /// Runs it on `database`; the commit is durable before this returns.
     func run(on database: any DatabaseProvider) async throws -> Verdict {
@@ -100,7 +100,7 @@ struct SignInCompletion: Sendable {
     /// The verdict on an account whose state `AccountStateSQL` reported as `state`.
     static func verdict(onState state: String?) -> Verdict? {
         switch state {
-        case currentState: nil
+        case AccountStateSQL.current: nil
         case AccountStateSQL.passwordChangeRequired: .passwordChangeRequired
         default: .stale
         }

@@ -1,13 +1,14 @@
 /// The account rules a proof must meet before its session is made, as one SQL expression over a
-/// `users` row that both databases evaluate: the text is written here once, and
-/// ``SignInCompletion`` reads it on SQLite and ``SignInCompletionStatement`` gates on it on
-/// PostgreSQL.
+/// `users` row that both databases evaluate: the text is written here once, and the account's read
+/// (``UserTable/readingAccount(when:lock:)``) holds it.
 ///
-/// The state is ``SignInCompletion/currentState`` only when the row's credential epoch is the one
+/// The state is ``current`` only when the row's credential epoch is the one
 /// the proof saw, no password change is pending unless the proof is the (one-time) password, and a
 /// password proof's password has not expired (a one-time password expires, and its sign-in spends
 /// it by expiring it).
 enum AccountStateSQL {
+    /// The account may complete the proof.
+    static let current = "current"
     /// A password change is pending and the proof is not the password.
     static let passwordChangeRequired = "password_change_required"
 
@@ -18,7 +19,7 @@ enum AccountStateSQL {
         CASE WHEN credential_epoch <> \(epoch) THEN 'stale' \
         WHEN password_change_required <> 0 AND \(factor) <> 'password' THEN '\(passwordChangeRequired)' \
         WHEN \(factor) = 'password' AND password_expires_at IS NOT NULL AND password_expires_at <= \(now) THEN 'stale' \
-        ELSE '\(SignInCompletion.currentState)' END
+        ELSE '\(current)' END
         """
     }
 }

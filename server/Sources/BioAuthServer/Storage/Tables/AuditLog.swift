@@ -47,19 +47,28 @@ struct AuditLog: Sendable {
         passkeyID: String? = nil,
         sessionID: String? = nil
     ) async throws {
-        try await db.run(
-            """
-            INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """,
-            .text(SecureRandom.identifier(.event)),
-            .text(userID),
-            .text(type.rawValue),
-            .text(outcome.rawValue),
-            .time(now),
-            .text(registrationID ?? passkeyID),
-            .text(sessionID)
-        )
+        let bound: [String: SQLValue] = [
+            "event_id": .text(SecureRandom.identifier(.event)), "user_id": .text(userID), "event_kind": .text(type.rawValue),
+            "outcome": .text(outcome.rawValue), "now": .time(now), "credential_id": .text(registrationID ?? passkeyID ?? ""),
+            "session_id": .text(sessionID),
+        ]
+        _ = try await db.rows(record, bound)
     }
+
+    /// Inserts event `id` of kind `kind` and `outcome` (SQL expressions) for `:user_id` at `:now`,
+    /// naming the credential `:credential_id` (none when empty) and the session `session`, one for
+    /// each row of `source` (a `FROM` clause, or nothing) when `gate` holds. The sign-in's
+    /// completion runs it on both databases.
+    static func recording(id: String, kind: String, outcome: String, session: String, from source: String = "", when gate: String) -> String {
+        """
+        INSERT INTO audit_events (id, user_id, type, outcome, created_at, registration_id, session_id)
+        SELECT \(id), :user_id, \(kind), \(outcome), :now, NULLIF(:credential_id, ''), \(session) \(source) WHERE \(gate)
+        """
+    }
+
+    static let record = NamedSQL(
+        recording(id: ":event_id", kind: ":event_kind", outcome: ":outcome", session: ":session_id", when: "true")
+    )
 
     /// Counts one more failure (or locked attempt) of `subject` in the current hour.
     static func count(
@@ -71,22 +80,34 @@ struct AuditLog: Sendable {
         registrationID: String? = nil,
         passkeyID: String? = nil
     ) async throws {
+        var bound = tallyBindings(subject, type: type, at: now)
+        bound["outcome"] = .text(outcome.rawValue)
+        bound["credential_id"] = .text(registrationID ?? passkeyID ?? "")
+        _ = try await db.rows(count, bound)
+    }
+
+    /// Adds one to the tally of `:subject`'s `:tally_kind` with `outcome` (an SQL expression) for
+    /// the credential `:credential_id` in the window that began at `:window_start`, when `gate`
+    /// holds. The sign-in's completion runs it on both databases.
+    static func counting(outcome: String, when gate: String) -> String {
+        """
+        INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
+        SELECT :tally_id, :subject, :tally_kind, \(outcome), :credential_id, :window_start, 1, :now WHERE \(gate)
+        ON CONFLICT (subject, type, outcome, registration_id, window_start)
+        DO UPDATE SET count = audit_tallies.count + 1, last_at = excluded.last_at
+        """
+    }
+
+    private static let count = NamedSQL(counting(outcome: ":outcome", when: "true"))
+
+    /// The bindings of ``counting(outcome:when:)`` but the outcome and the credential: a tally of
+    /// `subject`'s `type` (none when `nil`) at `now`.
+    static func tallyBindings(_ subject: Subject?, type: AuditEvent.Kind, at now: Date) -> [String: SQLValue] {
         let at = now.millisecondsSince1970
-        try await db.run(
-            """
-            INSERT INTO audit_tallies (id, subject, type, outcome, registration_id, window_start, count, last_at)
-            VALUES ($1, $2, $3, $4, $5, $6, 1, $7)
-            ON CONFLICT (subject, type, outcome, registration_id, window_start)
-            DO UPDATE SET count = audit_tallies.count + 1, last_at = excluded.last_at
-            """,
-            .text(SecureRandom.identifier(.event)),
-            .text(subject.key),
-            .text(type.rawValue),
-            .text(outcome.rawValue),
-            .text(registrationID ?? passkeyID ?? ""),
-            .integer(at - at % tallyWindowMilliseconds),
-            .integer(at)
-        )
+        return [
+            "tally_id": .text(SecureRandom.identifier(.event)), "subject": .text(subject?.key ?? ""), "tally_kind": .text(type.rawValue),
+            "window_start": .integer(at - at % tallyWindowMilliseconds), "now": .integer(at),
+        ]
     }
 
     /// The user's newest events, counted ones included (those under the username only from the

@@ -42,26 +42,63 @@ enum FactorFailureTable {
         _ lock: LockoutPolicy.Lock,
         clock: DatabaseClock
     ) async throws -> Bool {
-        let until: any SQLExpression =
+        let statement = clock.flavor == .sqlite ? lockOnSQLite : lockOnPostgres
+        return try await !db.rows(statement, lockBindings(attempt, lock, clock: clock)).isEmpty
+    }
+
+    /// Adds a lock to `:lock_key`'s `:lock_factor` counter, when `gate` holds and no other failure
+    /// locked it first (its lockouts are still `:lockouts`): until cleared for `:lock_kind` 2, else
+    /// for `:lock_ms` from now (the database's, `databaseNow`, when `:database_clock` is 1, else
+    /// `:now`). The sign-in's completion runs it on both databases.
+    static func locking(databaseNow: String, when gate: String) -> String {
+        """
+        UPDATE factor_failures
+        SET lockouts = lockouts + 1,
+            locked_until = CASE WHEN :lock_kind = 2 THEN \(LockoutPolicy.untilCleared)
+                                ELSE (CASE WHEN :database_clock = 1 THEN \(databaseNow) ELSE :now END) + :lock_ms END
+        WHERE username_key = :lock_key AND factor = :lock_factor AND lockouts = :lockouts AND \(gate)
+        RETURNING 1 AS locked
+        """
+    }
+
+    private static let lockOnSQLite = NamedSQL(locking(databaseNow: DatabaseClock.sqliteNow, when: "true"))
+    private static let lockOnPostgres = NamedSQL(locking(databaseNow: DatabaseClock.postgresNow, when: "true"))
+
+    /// The bindings of ``locking(databaseNow:when:)`` for `attempt` and `lock`.
+    static func lockBindings(_ attempt: LockoutPolicy.Attempt?, _ lock: LockoutPolicy.Lock?, clock: DatabaseClock) -> [String: SQLValue] {
+        let (kind, milliseconds): (Int64, Int64) =
             switch lock {
-            case .forMilliseconds(let milliseconds): SQLQueryString("\(clock.now) + \(bind: milliseconds)")
-            case .untilCleared: SQLBind(LockoutPolicy.untilCleared)
+            case nil: (0, 0)
+            case .forMilliseconds(let milliseconds)?: (1, milliseconds)
+            case .untilCleared?: (2, 0)
             }
-        return try await db.raw(
-            """
-            UPDATE factor_failures SET lockouts = lockouts + 1, locked_until = \(until)
-            WHERE username_key = \(bind: attempt.usernameKey) AND factor = \(bind: attempt.factor.rawValue)
-              AND lockouts = \(bind: attempt.lockouts)
-            RETURNING lockouts
-            """
-        ).first() != nil
+        return [
+            "lock_key": .text(attempt?.usernameKey ?? ""), "lock_factor": .text(attempt?.factor.rawValue ?? ""),
+            "lockouts": .integer(Int64(attempt?.lockouts ?? -1)), "lock_kind": .integer(kind), "lock_ms": .integer(milliseconds),
+            "database_clock": .integer(clock.usesDatabaseClock ? 1 : 0), "now": .integer(clock.time.now().millisecondsSince1970),
+        ]
     }
 
     /// Deletes the counters of `factors` (after a success, a new secret, or an operator's unlock).
     static func clear(_ db: any StatementDatabase, usernameKey: String, factors: [LockoutPolicy.Factor]) async throws {
-        for factor in factors {
-            try await db.raw("DELETE FROM factor_failures WHERE username_key = \(bind: usernameKey) AND factor = \(bind: factor.rawValue)").run()
-        }
+        _ = try await db.rows(clear, clearBindings(factors).merging(["username_key": .text(usernameKey)]) { $1 })
+    }
+
+    /// Deletes `usernameKey`'s counters of the factors `:clears_password` and `:clears_pin` name,
+    /// when `gate` holds. The sign-in's completion runs it on both databases.
+    static func clearing(usernameKey: String, when gate: String) -> String {
+        """
+        DELETE FROM factor_failures
+        WHERE username_key = \(usernameKey) AND ((factor = 'password' AND :clears_password = 1) OR (factor = 'pin' AND :clears_pin = 1))
+          AND \(gate)
+        """
+    }
+
+    private static let clear = NamedSQL(clearing(usernameKey: ":username_key", when: "true"))
+
+    /// The bindings of ``clearing(usernameKey:when:)`` for `factors`.
+    static func clearBindings(_ factors: [LockoutPolicy.Factor]) -> [String: SQLValue] {
+        ["clears_password": .integer(factors.contains(.password) ? 1 : 0), "clears_pin": .integer(factors.contains(.pin) ? 1 : 0)]
     }
 
     /// Deletes the counters of usernames that have no account, idle for `idle` milliseconds by the

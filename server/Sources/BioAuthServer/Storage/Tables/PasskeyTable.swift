@@ -103,15 +103,25 @@ enum PasskeyTable {
         backedUp: Bool,
         now: Date
     ) async throws -> Bool {
-        try await !db.raw(
-            """
-            UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backed_up = \(bind: backedUp ? 1 : 0),
-                                last_used_at = \(bind: now.millisecondsSince1970)
-            WHERE id = \(bind: id) AND user_id = \(bind: userID) AND status = 'active' AND sign_count = \(bind: Int64(expectedSignCount))
-            RETURNING id
-            """
-        ).all().isEmpty
+        let bound: [String: SQLValue] = [
+            "credential_id": .text(id), "user_id": .text(userID), "verified_count": .integer(Int64(expectedSignCount)),
+            "sign_count": .integer(Int64(signCount)), "backed_up": .integer(backedUp ? 1 : 0), "now": .time(now),
+        ]
+        return try await !db.rows(markUsed, bound).isEmpty
     }
+
+    /// Records a verified assertion of `:user_id`'s active passkey `:credential_id` whose counter is
+    /// still `:verified_count` (its new counter `:sign_count`, backup state `:backed_up`, time `:now`)
+    /// when `gate` holds, returning its user. The sign-in's completion runs it on both databases.
+    static func markingUsed(when gate: String) -> String {
+        """
+        UPDATE passkeys SET sign_count = :sign_count, backed_up = :backed_up, last_used_at = :now
+        WHERE id = :credential_id AND user_id = :user_id AND status = 'active' AND sign_count = :verified_count AND \(gate)
+        RETURNING user_id
+        """
+    }
+
+    private static let markUsed = NamedSQL(markingUsed(when: "true"))
 
     /// Renames an active passkey of the user's; whether there was one.
     static func rename(_ db: any StatementDatabase, id: String, userID: String, label: String) async throws -> Bool {

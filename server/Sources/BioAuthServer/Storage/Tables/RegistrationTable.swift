@@ -119,11 +119,14 @@ enum RegistrationTable {
     /// ``activeOwnerEpoch(_:id:)``'s query, run for every challenge. The owner's epoch is a
     /// subquery, not a join: SQLite (3.54) re-prepares a join that binds the key on every run.
     enum ActiveOwnerEpoch: PreparedStatementText {
-        static let name = "bioauth_registration_active_owner_epoch"
-        static let sql = """
-            SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
-            WHERE id = $1 AND status = 'active'
+        static let statement = NamedSQL(
             """
+            SELECT (SELECT credential_epoch FROM users WHERE users.id = registrations.user_id) FROM registrations
+            WHERE id = :credential_id AND status = 'active'
+            """
+        )
+        static let name = "bioauth_registration_active_owner_epoch"
+        static var sql: String { statement.text }
         static let parameters: [SQLType] = [.text]
     }
 
@@ -150,17 +153,21 @@ enum RegistrationTable {
     /// Records a verified use of the user's active registration (replacing a PIN key's hash when
     /// `newPINHash` is given); `false` when it is no longer active.
     static func markUsed(_ db: any StatementDatabase, id: String, userID: String, now: Date, newPINHash: String? = nil) async throws -> Bool {
-        try await db.first(
-            """
-            UPDATE registrations SET last_used_at = $1, pin_hash = COALESCE($2, pin_hash)
-            WHERE id = $3 AND user_id = $4 AND status = 'active' RETURNING id
-            """,
-            .time(now),
-            .text(newPINHash),
-            .text(id),
-            .text(userID)
-        ) != nil
+        let bound: [String: SQLValue] = ["credential_id": .text(id), "user_id": .text(userID), "now": .time(now), "new_pin_hash": .text(newPINHash)]
+        return try await !db.rows(markUsed, bound).isEmpty
     }
+
+    /// Records a use at `:now` of `:user_id`'s active registration `:credential_id` (its PIN hash
+    /// replaced by `:new_pin_hash` unless `NULL`) when `gate` holds, returning its user. The
+    /// sign-in's completion runs it on both databases.
+    static func markingUsed(when gate: String) -> String {
+        """
+        UPDATE registrations SET last_used_at = :now, pin_hash = COALESCE(:new_pin_hash, pin_hash)
+        WHERE id = :credential_id AND user_id = :user_id AND status = 'active' AND \(gate) RETURNING user_id
+        """
+    }
+
+    static let markUsed = NamedSQL(markingUsed(when: "true"))
 
     /// An active PIN key's stored PIN hash with its owner's username key.
     static func pin(_ db: any StatementDatabase, registrationID: String) async throws -> (usernameKey: String, hash: String)? {

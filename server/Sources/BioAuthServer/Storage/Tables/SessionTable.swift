@@ -6,26 +6,64 @@ import SQLKit
 /// transaction or connection. Only the SHA-256 of a token is stored; a session is found by the id
 /// its token carries (``SessionToken``).
 enum SessionTable {
-    /// Inserts a session whose token hashes to `tokenDigest`.
+    /// Inserts a new session (signed in at its creation, with its one factor, stepped up then or
+    /// not at all) whose token hashes to `tokenDigest`.
     static func insert(_ db: any StatementDatabase, _ session: Session, tokenDigest: Data) async throws {
-        try await db.run(
-            """
-            INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
-                                  password_change_required, factors, step_up_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            """,
-            .text(session.id),
-            .text(session.userID),
-            .bytes(tokenDigest),
-            .text(session.authentication.method.rawValue),
-            .text(session.authentication.registrationID),
-            .text(session.authentication.passkeyID),
-            .time(session.createdAt),
-            .time(session.expiresAt),
-            .time(session.authenticatedAt),
-            .integer(session.passwordChangeRequired ? 1 : 0),
-            .text(session.factors.map(\.rawValue).joined(separator: ",")),
-            session.stepUpAt.map(SQLValue.time) ?? .null
+        let authentication = session.authentication
+        let bound: [String: SQLValue] = [
+            "session_id": .text(session.id), "user_id": .text(session.userID), "token_digest": .bytes(tokenDigest),
+            "factor": .text(authentication.method.rawValue),
+            "credential_kind": .text(authentication.registrationID != nil ? "device_key" : authentication.passkeyID != nil ? "passkey" : "none"),
+            "credential_id": .text(authentication.registrationID ?? authentication.passkeyID ?? ""), "now": .time(session.createdAt),
+            "expires_at": .time(session.expiresAt), "restricted_expires_at": .time(session.expiresAt),
+            "password_change_required": .integer(session.passwordChangeRequired ? 1 : 0), "steps_up": .integer(session.stepUpAt == nil ? 0 : 1),
+        ]
+        _ = try await db.rows(insert, bound)
+    }
+
+    /// Inserts session `:session_id` of the user `userID` (an SQL expression) whose token hashes to
+    /// `:token_digest`, signed in at `:now` with `:factor` (the credential `:credential_id`, of kind
+    /// `device_key`, `passkey` or neither in `:credential_kind`), stepped up then when `:steps_up` is
+    /// 1, living until `:expires_at`, or until `:restricted_expires_at` if sooner when
+    /// `passwordChangeRequired` (an SQL expression) is not 0; one for each row of `source` (a `FROM`
+    /// clause, or nothing) when `gate` holds, returning ``returnedColumns``. The sign-in's
+    /// completion runs it on both databases.
+    static func inserting(userID: String, passwordChangeRequired: String, from source: String = "", when gate: String) -> String {
+        """
+        INSERT INTO sessions (id, user_id, token_hash, method, registration_id, passkey_id, created_at, expires_at, authenticated_at,
+                              password_change_required, factors, step_up_at)
+        SELECT :session_id, \(userID), :token_digest, :factor, CASE WHEN :credential_kind = 'device_key' THEN :credential_id END,
+               CASE WHEN :credential_kind = 'passkey' THEN :credential_id END, :now,
+               CASE WHEN \(passwordChangeRequired) <> 0 AND :restricted_expires_at < :expires_at THEN :restricted_expires_at ELSE :expires_at END,
+               :now, \(passwordChangeRequired), :factor, CASE WHEN :steps_up = 1 THEN :now END \(source)
+        WHERE \(gate)
+        RETURNING \(returnedColumns)
+        """
+    }
+
+    static let insert = NamedSQL(inserting(userID: ":user_id", passwordChangeRequired: ":password_change_required", when: "true"))
+
+    /// The columns of a session that ``inserting(userID:passwordChangeRequired:from:when:)`` and
+    /// ``renewing(when:)`` return, as ``session(_:at:userID:)`` reads them.
+    static let returnedColumns =
+        "id, created_at, expires_at, method, registration_id, passkey_id, authenticated_at, factors, step_up_at, password_change_required"
+
+    /// The session of user `userID` in ``returnedColumns``, from column `first` of `row` on.
+    static func session(_ row: StatementRow, at first: Int, userID: String) throws -> Session {
+        Session(
+            id: try row.text(first),
+            userID: userID,
+            createdAt: try row.date(first + 1),
+            expiresAt: try row.date(first + 2),
+            authentication: .init(
+                method: try row.enumeration(first + 3, as: AuthenticationMethod.self),
+                registrationID: try row.optionalText(first + 4),
+                passkeyID: try row.optionalText(first + 5)
+            ),
+            authenticatedAt: try row.date(first + 6),
+            factors: try factors(try row.text(first + 7)),
+            stepUpAt: try row.optionalDate(first + 8),
+            passwordChangeRequired: try row.integer(first + 9) != 0
         )
     }
 
@@ -38,8 +76,7 @@ enum SessionTable {
     }
 
     /// A session's factors with the factor `factor` names added (once), as an SQL expression both
-    /// databases evaluate (``renew(_:id:userID:factor:stepsUp:now:)`` and
-    /// ``SignInCompletionStatement``): `factors` is the comma-separated list.
+    /// databases evaluate (``renewing(when:)``): `factors` is the comma-separated list.
     static func addingFactor(_ factor: String) -> String {
         "CASE WHEN ',' || factors || ',' LIKE '%,' || \(factor) || ',%' THEN factors ELSE factors || ',' || \(factor) END"
     }
@@ -88,22 +125,26 @@ enum SessionTable {
         stepsUp: Bool,
         now: Date
     ) async throws -> Session? {
-        guard
-            try await db.first(
-                """
-                UPDATE sessions SET authenticated_at = $1, step_up_at = CASE WHEN $2 = 1 THEN $1 ELSE step_up_at END,
-                                    factors = \(addingFactor("$3"))
-                WHERE id = $4 AND user_id = $5 AND revoked_at IS NULL AND expires_at > $1 RETURNING id
-                """,
-                .time(now),
-                .integer(stepsUp ? 1 : 0),
-                .text(factor.rawValue),
-                .text(id),
-                .text(userID)
-            ) != nil
-        else { return nil }
-        return try await live(db, userID: userID, id: id, now: now).first
+        let bound: [String: SQLValue] = [
+            "session_id": .text(id), "user_id": .text(userID), "factor": .text(factor.rawValue), "steps_up": .integer(stepsUp ? 1 : 0),
+            "now": .time(now),
+        ]
+        return try await db.rows(renew, bound).first.map { try session($0, at: 0, userID: userID) }
     }
+
+    /// Renews `:user_id`'s live session `:session_id` at `:now` with `:factor` (its step-up time too
+    /// when `:steps_up` is 1) when `gate` holds, returning ``returnedColumns``. The sign-in's
+    /// completion runs it on both databases.
+    static func renewing(when gate: String) -> String {
+        """
+        UPDATE sessions
+        SET authenticated_at = :now, step_up_at = CASE WHEN :steps_up = 1 THEN :now ELSE step_up_at END, factors = \(addingFactor(":factor"))
+        WHERE id = :session_id AND user_id = :user_id AND revoked_at IS NULL AND expires_at > :now AND \(gate)
+        RETURNING \(returnedColumns)
+        """
+    }
+
+    private static let renew = NamedSQL(renewing(when: "true"))
 
     /// A user's live sessions (or the one with `id`), newest first.
     static func live(_ db: any StatementDatabase, userID: String, id: String? = nil, now: Date) async throws -> [Session] {

@@ -10,11 +10,17 @@ enum SpentChallengeTable {
     /// was spent before (of concurrent spenders, exactly one gets `true`).
     static func spend(_ db: any StatementDatabase, _ challenge: AuthenticationChallenge, now: Int64) async throws -> Bool {
         guard challenge.expiresAt > now else { return false }
-        return try await db.first(spendStatement, .text(challenge.id)) != nil
+        return try await !db.rows(spend, ["challenge_id": .text(challenge.id)]).isEmpty
     }
 
-    /// Records `$1` as spent; a row comes back only if it was not spent before.
-    static let spendStatement = "INSERT INTO spent_challenges (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id"
+    /// Records `:challenge_id` as spent when `gate` holds; a row comes back only if it was not spent
+    /// before. The sign-in's completion runs it on both databases.
+    static func spending(when gate: String) -> String {
+        "INSERT INTO spent_challenges (id) SELECT :challenge_id WHERE \(gate) ON CONFLICT (id) DO NOTHING RETURNING id"
+    }
+
+    /// ``spending(when:)`` alone.
+    static let spend = NamedSQL(spending(when: "true"))
 
     /// Deletes the ids of challenges expired by `now` (no longer usable, spent or not); returns how many.
     static func purgeExpired(_ db: any StatementDatabase, now: Int64) async throws -> Int {

@@ -86,7 +86,7 @@ enum UserTable {
     /// Locks the user's row (`FOR UPDATE`) until the transaction ends, so that concurrent writers
     /// that count the user's rows or change their credentials (PostgreSQL, READ COMMITTED, several
     /// instances) queue, as SQLite's writers do, and so that a sign-in's completion, which reads the
-    /// row `FOR KEY SHARE`, waits for a credential change to end (``SignInCompletionStatement``).
+    /// row `FOR KEY SHARE`, waits for a credential change to end.
     static func lock(_ db: any StatementDatabase, id: String) async throws {
         guard db.dialect.name == "postgresql" else { return }  // SQLite's single writer already queues them
         try await db.raw("SELECT id FROM users WHERE id = \(bind: id) FOR UPDATE").run()
@@ -104,24 +104,29 @@ enum UserTable {
     /// password change is pending, and its state (``AccountStateSQL``) for a proof of `factor` that
     /// saw `epoch`.
     static func account(_ db: any StatementDatabase, id: String, epoch: Int64, factor: AuthenticationMethod, now: Date) async throws -> AccountRow? {
-        guard let row = try await db.first(AccountState.self, .integer(epoch), .text(factor.rawValue), .time(now), .text(id)) else { return nil }
-        return AccountRow(
-            user: User(id: id, username: try row.text(1), createdAt: try row.date(2)),
-            usernameKey: try row.text(3),
-            passwordChangeRequired: try row.integer(4) != 0,
-            state: try row.text(0)
-        )
+        let bound: [String: SQLValue] = ["epoch": .integer(epoch), "factor": .text(factor.rawValue), "now": .time(now), "user_id": .text(id)]
+        guard let row = try await db.rows(AccountState.self, AccountState.statement.values(bound)).first else { return nil }
+        return try AccountRow(row, at: 0)
+    }
+
+    /// Reads the account `:user_id` with its state (``AccountStateSQL``) for a proof of `:factor`
+    /// that saw epoch `:epoch`, at `:now`, when `gate` holds, with `lock` (a locking clause, or
+    /// nothing): the columns ``AccountRow`` reads. The sign-in's completion runs it on both databases.
+    static func readingAccount(when gate: String, lock: String = "") -> String {
+        """
+        SELECT id, username, created_at, username_key, password_change_required,
+               \(AccountStateSQL.state(epoch: ":epoch", factor: ":factor", now: ":now")) AS state
+        FROM users WHERE id = :user_id AND \(gate) \(lock)
+        """
     }
 
     /// ``account(_:id:epoch:factor:now:)``'s query, run for every sign-in on SQLite (PostgreSQL
-    /// evaluates the same state inside ``SignInCompletionStatement``).
+    /// reads the same inside the completion's statement).
     enum AccountState: PreparedStatementText {
+        static let statement = NamedSQL(readingAccount(when: "true"))
         static let name = "bioauth_user_account_state"
-        static let sql = """
-            SELECT \(AccountStateSQL.state(epoch: "$1", factor: "$2", now: "$3")) AS state,
-                   username, created_at, username_key, password_change_required FROM users WHERE id = $4
-            """
-        static let parameters: [SQLType] = [.integer, .text, .integer, .text]
+        static var sql: String { statement.text }
+        static let parameters = statement.types(["user_id": .text, "epoch": .integer, "factor": .text, "now": .integer])
     }
 
     /// The account's credential epoch (for a verification about to begin).
@@ -132,18 +137,21 @@ enum UserTable {
     /// Spends a one-time password: it signed in once, and signs in no more. `false` when it was
     /// spent (or expired) already: a racing sign-in with it won.
     static func spendOneTimePassword(_ db: any StatementDatabase, id: String, now: Date) async throws -> Bool {
-        try await !db.rows(
-            "UPDATE users SET password_expires_at = $1 WHERE id = $2 AND \(unspentOneTimePassword(now: "$1")) RETURNING id",
-            .time(now),
-            .text(id)
-        ).isEmpty
+        try await !db.rows(spendOneTimePassword, ["user_id": .text(id), "now": .time(now)]).isEmpty
     }
 
-    /// The condition on a `users` row that its password is a one-time password still unspent at
-    /// `now` (an SQL expression or placeholder), for both databases' completions.
-    static func unspentOneTimePassword(now: String) -> String {
-        "password_change_required <> 0 AND password_expires_at > \(now)"
+    /// Spends `:user_id`'s one-time password at `:now` if it is still unspent, when `gate` holds; a
+    /// row comes back only then. Of two racing spends, the second finds it spent (on PostgreSQL its
+    /// `UPDATE` waits for the first and checks the row again). The sign-in's completion runs it on
+    /// both databases.
+    static func spendingOneTimePassword(when gate: String) -> String {
+        """
+        UPDATE users SET password_expires_at = :now
+        WHERE id = :user_id AND password_change_required <> 0 AND password_expires_at > :now AND \(gate) RETURNING id
+        """
     }
+
+    private static let spendOneTimePassword = NamedSQL(spendingOneTimePassword(when: "true"))
 
     /// A user value from a row with `id`, `username` and `created_at`.
     static func user(from row: any SQLRow) throws -> User {
@@ -188,4 +196,12 @@ struct AccountRow: Sendable {
     var passwordChangeRequired: Bool
     /// ``AccountStateSQL``'s verdict.
     var state: String
+
+    /// The account from the columns ``UserTable/readingAccount(when:lock:)`` reads, from column `first` on.
+    init(_ row: StatementRow, at first: Int) throws {
+        user = User(id: try row.text(first), username: try row.text(first + 1), createdAt: try row.date(first + 2))
+        usernameKey = try row.text(first + 3)
+        passwordChangeRequired = try row.integer(first + 4) != 0
+        state = try row.text(first + 5)
+    }
 }

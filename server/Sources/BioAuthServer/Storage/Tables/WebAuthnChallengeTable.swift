@@ -60,15 +60,18 @@ enum WebAuthnChallengeTable {
     /// Deletes challenge `id` of `ceremony`; whether it was there and had not expired. Deleting
     /// is the consumption: whatever the verdict on the response, a challenge serves one attempt.
     static func consume(_ db: any StatementDatabase, id: String, ceremony: Ceremony, now: Date) async throws -> Bool {
-        guard
-            let row = try await db.raw(
-                """
-                DELETE FROM webauthn_challenges WHERE id = \(bind: id) AND ceremony = \(bind: Int(ceremony.rawValue)) RETURNING expires_at
-                """
-            ).first()
-        else { return false }
-        return try row.decode(column: "expires_at", as: Int64.self) > now.millisecondsSince1970
+        guard let row = try await db.rows(consume, ["challenge_id": .text(id), "ceremony": .integer(Int64(ceremony.rawValue))]).first else {
+            return false
+        }
+        return try row.integer(0) > now.millisecondsSince1970
     }
+
+    /// Deletes challenge `:challenge_id` of ceremony `:ceremony`, returning its expiry: the sign-in's
+    /// completion runs it on both databases.
+    static let consuming = "DELETE FROM webauthn_challenges WHERE id = :challenge_id AND ceremony = :ceremony RETURNING expires_at"
+
+    /// ``consuming`` alone.
+    static let consume = NamedSQL(consuming)
 
     /// Deletes the challenges expired by `now`; returns how many.
     static func purgeExpired(_ db: any StatementDatabase, now: Int64) async throws -> Int {
