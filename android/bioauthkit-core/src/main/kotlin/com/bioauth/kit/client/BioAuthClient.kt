@@ -1,7 +1,6 @@
 package com.bioauth.kit.client
 
 import com.bioauth.kit.device.DeviceBackends
-import com.bioauth.kit.internal.Availability
 import com.bioauth.kit.errors.PlatformCodes
 import com.bioauth.kit.protocol.Registration
 import com.bioauth.kit.protocol.Session

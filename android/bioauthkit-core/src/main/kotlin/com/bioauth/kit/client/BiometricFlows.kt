@@ -1,8 +1,6 @@
 package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
-import com.bioauth.kit.internal.Availability
-import com.bioauth.kit.internal.EnrollmentRecord
 import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.BiometricSignInRequest
 import com.bioauth.kit.protocol.Ceremony

@@ -3,10 +3,6 @@ package com.bioauth.kit.client
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
-import com.bioauth.kit.internal.ApiClient
-import com.bioauth.kit.internal.DeviceKeys
-import com.bioauth.kit.internal.LocalRecords
-import com.bioauth.kit.internal.SecretVault
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.ChallengeResponse
 import com.bioauth.kit.protocol.CreateChallengeRequest

@@ -2,9 +2,6 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
-import com.bioauth.kit.internal.DeviceKeys
-import com.bioauth.kit.internal.EnrollmentRecord
-import com.bioauth.kit.internal.SecretVault
 
 /** This device's biometric registration and its key: finding it usable, signing with it, recording its loss. */
 internal class EnrolledKey(private val core: ClientCore) {

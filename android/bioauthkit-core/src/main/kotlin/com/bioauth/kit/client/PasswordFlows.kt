@@ -1,7 +1,6 @@
 package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
-import com.bioauth.kit.internal.SecretVault
 import com.bioauth.kit.protocol.ChangePasswordRequest
 import com.bioauth.kit.protocol.CreateUserRequest
 import com.bioauth.kit.protocol.Endpoint

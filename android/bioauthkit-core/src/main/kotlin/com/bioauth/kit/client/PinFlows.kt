@@ -2,9 +2,6 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
-import com.bioauth.kit.internal.Availability
-import com.bioauth.kit.internal.PinRecord
-import com.bioauth.kit.internal.SecretVault
 import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.Endpoint

@@ -1,7 +1,5 @@
 package com.bioauth.kit.device
 
-import com.bioauth.kit.client.BiometricPolicy
-
 /**
  * Everything the SDK decides about a Keystore key; the Android layer turns it into a
  * `KeyGenParameterSpec` call for call, and the simulator enforces it. Made only by [KeySpecs].

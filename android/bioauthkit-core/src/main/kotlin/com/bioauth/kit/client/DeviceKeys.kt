@@ -1,7 +1,5 @@
-package com.bioauth.kit.internal
+package com.bioauth.kit.client
 
-import com.bioauth.kit.client.BiometricPolicy
-import com.bioauth.kit.client.PromptText
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.KeyOperation
 import com.bioauth.kit.device.KeySpec

@@ -1,6 +1,5 @@
-package com.bioauth.kit.internal
+package com.bioauth.kit.client
 
-import com.bioauth.kit.client.LocalKeyLoss
 import com.bioauth.kit.device.AppStorage
 import org.json.JSONObject
 

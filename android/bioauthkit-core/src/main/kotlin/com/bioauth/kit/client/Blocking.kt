@@ -1,4 +1,4 @@
-package com.bioauth.kit.internal
+package com.bioauth.kit.client
 
 import com.bioauth.kit.device.AppStorage
 import kotlinx.coroutines.Dispatchers

@@ -1,6 +1,5 @@
-package com.bioauth.kit.internal
+package com.bioauth.kit.client
 
-import com.bioauth.kit.client.PromptText
 import com.bioauth.kit.device.AppStorage
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code

@@ -1,6 +1,5 @@
-package com.bioauth.kit.internal
+package com.bioauth.kit.client
 
-import com.bioauth.kit.client.HttpTransport
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.errors.ServerRejection
