@@ -75,7 +75,10 @@ enum SignInCompletionStatement {
     enum Password: FactorSteps { static var factor: AuthenticationMethod { .password } }
 
     /// What a completion makes: a new session, a renewal of the caller's, or only the record.
-    enum PurposeKind: String, Hashable, CaseIterable { case signIn = "sign_in", renewal, record }
+    enum PurposeKind: String, Hashable, CaseIterable {
+        case signIn = "sign_in"
+        case renewal, record
+    }
     /// A purpose whose completion has a text of its own.
     protocol PurposeSteps { static var purpose: PurposeKind { get } }
     enum SignIn: PurposeSteps { static var purpose: PurposeKind { .signIn } }
