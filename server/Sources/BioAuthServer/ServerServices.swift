@@ -43,8 +43,6 @@ struct ServerServices: Sendable {
         metrics: ServerMetrics,
         logger: Logger
     ) {
-        let pinKeys = policies.pinKeys
-        let relyingParty = policies.relyingParty
         let core = AccountCore(configuration: configuration, database: database, time: time, metrics: metrics)
         let clock = core.clock
         let hasher = PasswordHasher(cost: configuration.passwordHashCost, budget: policies.hashing)
@@ -52,7 +50,7 @@ struct ServerServices: Sendable {
         // Device keys are remembered after their first use (they never change; each instance keeps its own).
         let assertions = KeyAssertionReader(
             database: database,
-            challengeKeys: pinKeys,
+            challengeKeys: policies.pinKeys,
             signingKeys: SigningKeyCache(),
             relyingPartyID: configuration.relyingPartyID
         )
@@ -73,10 +71,10 @@ struct ServerServices: Sendable {
         )
         let passkeySignIn = PasskeySignInService(
             database: database,
-            relyingParty: relyingParty,
+            relyingParty: policies.relyingParty,
             core: core,
             challengeTTL: ttl,
-            decoyKey: pinKeys.current
+            decoyKey: policies.pinKeys.current
         )
         self.core = core
         self.sessions = SessionService(core: core)
@@ -93,7 +91,7 @@ struct ServerServices: Sendable {
         )
         self.pins = PINService(
             database: database,
-            hasher: PINHasher(bcrypt: hasher, keys: pinKeys),
+            hasher: PINHasher(bcrypt: hasher, keys: policies.pinKeys),
             registrations: registrations,
             core: core,
             stepUp: stepUp,
@@ -101,7 +99,7 @@ struct ServerServices: Sendable {
         )
         self.passkeys = PasskeyService(
             core: core,
-            relyingParty: relyingParty,
+            relyingParty: policies.relyingParty,
             stepUp: stepUp,
             challengeTTL: ttl,
             maxPasskeysPerUser: configuration.maxRegistrationsPerUser

@@ -156,95 +156,16 @@ enum SignInCompletionStatement {
         return bound
     }
 
-    /// The statement for `factor` and `purpose`, from the one set of steps below.
+    /// The statement for `factor` and `purpose`, from the one set of steps below. Steps whose gates
+    /// no completion of `factor` opens are left out: only the policy's factors lock and clear
+    /// (LockoutPolicy), and only a passkey ceremony spends a WebAuthn challenge.
     static func steps(factor: AuthenticationMethod, purpose: PurposeKind) -> String {
-        // Steps whose gates no completion of `factor` opens are left out: only the policy's factors
-        // lock and clear (LockoutPolicy), and only a passkey ceremony spends a WebAuthn challenge.
         let locks = LockoutPolicy.Factor(rawValue: factor.rawValue) != nil
         let clears = !LockoutPolicy.cleared(bySuccessOf: factor).isEmpty
-        let spent = "EXISTS (SELECT 1 FROM spent)"
-        var steps: [String] = []
-        switch factor {
-        case .biometric:
-            steps += [
-                step("spent_key", SpentChallengeTable.spending(when: ":spend_kind = 'authentication'")),
-                "spent AS (SELECT 1 AS spent FROM spent_key)",
-            ]
-        case .pin:
-            // A PIN whose key's signature verified had its challenge spent by its reservation.
-            steps += [
-                step("spent_key", SpentChallengeTable.spending(when: ":spend_kind = 'authentication'")),
-                "spent AS (SELECT 1 AS spent FROM spent_key UNION ALL SELECT 1 WHERE :spend_kind = 'none')",
-            ]
-        case .passkey:
-            steps += [
-                step("spent_ceremony", WebAuthnChallengeTable.consuming), "spent AS (SELECT 1 AS spent FROM spent_ceremony WHERE expires_at > :now)",
-            ]
-        case .password:
-            steps += ["spent AS (SELECT 1 AS spent)"]
-        default:
-            preconditionFailure("\(factor) has no completion")  // texts are made for the known factors only
-        }
-        if locks {
-            let gate = ":holds = 0 AND :lock_kind <> 0 AND \(spent)"
-            steps.append(step("locked", FactorFailureTable.locking(databaseNow: DatabaseClock.postgresNow, when: gate)))
-        }
-        steps += [
-            step("tally", AuditLog.counting(outcome: "'failure'", when: ":holds = 0 AND :subject <> '' AND \(spent)")),
-            step(
-                "failure_event",
-                AuditLog.recording(
-                    id: ":failure_event_id",
-                    kind: ":failure_event_kind",
-                    outcome: "'failure'",
-                    session: "NULL",
-                    when: ":holds = 0 AND :failure_event_kind IS NOT NULL AND \(spent)"
-                )
-            ),
-            step("account_row", UserTable.readingAccount(when: ":holds = 1 AND \(spent)", lock: "FOR KEY SHARE")),
-            "account AS (SELECT * FROM account_row WHERE state = '\(AccountStateSQL.current)')",
-        ]
-        let accountRead = "EXISTS (SELECT 1 FROM account)"
-        switch factor {
-        case .biometric, .pin:
-            steps += [step("used_key", RegistrationTable.markingUsed(when: accountRead)), "used AS (SELECT user_id FROM used_key)"]
-        case .passkey: steps += [step("used_passkey", PasskeyTable.markingUsed(when: accountRead)), "used AS (SELECT user_id FROM used_passkey)"]
-        default:
-            // A one-time password is current only if this completion spends it: of two racing
-            // sign-ins with it, the second's UPDATE waits for the first's and then finds it spent.
-            steps += [
-                step("spent_password", UserTable.spendingOneTimePassword(when: accountRead)),
-                "used AS (SELECT id AS user_id FROM account WHERE password_change_required = 0 UNION ALL SELECT id FROM spent_password)",
-            ]
-        }
         let used = "EXISTS (SELECT 1 FROM used)"
+        var steps = spending(factor) + failing(locks: locks) + using(factor)
         if clears { steps.append(step("cleared", FactorFailureTable.clearing(usernameKey: "(SELECT username_key FROM account)", when: used))) }
-        switch purpose {
-        case .signIn:
-            let insert = SessionTable.inserting(
-                userID: "account.id",
-                passwordChangeRequired: "account.password_change_required",
-                from: "FROM account",
-                when: used
-            )
-            steps += [step("session", insert)]
-        case .renewal:
-            steps += [step("session", SessionTable.renewing(when: used))]
-        case .record:
-            break
-        }
-        let event =
-            purpose == .record
-            ? AuditLog.recording(id: ":event_id", kind: ":event_kind", outcome: "'success'", session: "NULL", from: "FROM used", when: "true")
-            : AuditLog.recording(
-                id: ":event_id",
-                kind: ":event_kind",
-                outcome: "'success'",
-                session: "session.id",
-                from: "FROM session",
-                when: "true"
-            )
-        steps.append(step("event", event))
+        steps += succeeding(purpose, when: used)
         let account = ["id", "username", "created_at", "username_key", "password_change_required", "state"].map { "account_row.\($0)" }
         let session = SessionTable.returnedColumns.split(separator: ", ").map { purpose == .record ? "NULL" : "session.\($0)" }
         return "WITH " + steps.joined(separator: ",\n") + """
@@ -253,6 +174,90 @@ enum SignInCompletionStatement {
                    (SELECT count(*) FROM used), \(session.joined(separator: ", "))
             FROM (SELECT 1) AS one LEFT JOIN account_row ON true\(purpose == .record ? "" : " LEFT JOIN session ON true")
             """
+    }
+
+    /// Spending the challenge: `spent` has a row if it was not spent before.
+    private static func spending(_ factor: AuthenticationMethod) -> [String] {
+        let spendKey = step("spent_key", SpentChallengeTable.spending(when: ":spend_kind = 'authentication'"))
+        switch factor {
+        case .biometric:
+            return [spendKey, "spent AS (SELECT 1 AS spent FROM spent_key)"]
+        case .pin:
+            // A PIN whose key's signature verified had its challenge spent by its reservation.
+            return [spendKey, "spent AS (SELECT 1 AS spent FROM spent_key UNION ALL SELECT 1 WHERE :spend_kind = 'none')"]
+        case .passkey:
+            return [
+                step("spent_ceremony", WebAuthnChallengeTable.consuming), "spent AS (SELECT 1 AS spent FROM spent_ceremony WHERE expires_at > :now)",
+            ]
+        case .password:
+            return ["spent AS (SELECT 1 AS spent)"]
+        default:
+            preconditionFailure("\(factor) has no completion")  // texts are made for the known factors only
+        }
+    }
+
+    /// A proof that did not hold: the lock (for a secret factor), the tally, a recorded event. One
+    /// that held: the account, read and judged.
+    private static func failing(locks: Bool) -> [String] {
+        let spent = "EXISTS (SELECT 1 FROM spent)"
+        let lock = step(
+            "locked",
+            FactorFailureTable.locking(databaseNow: DatabaseClock.postgresNow, when: ":holds = 0 AND :lock_kind <> 0 AND \(spent)")
+        )
+        let failureEvent = AuditLog.recording(
+            id: ":failure_event_id",
+            kind: ":failure_event_kind",
+            outcome: "'failure'",
+            session: "NULL",
+            when: ":holds = 0 AND :failure_event_kind IS NOT NULL AND \(spent)"
+        )
+        return (locks ? [lock] : []) + [
+            step("tally", AuditLog.counting(outcome: "'failure'", when: ":holds = 0 AND :subject <> '' AND \(spent)")),
+            step("failure_event", failureEvent),
+            step("account_row", UserTable.readingAccount(when: ":holds = 1 AND \(spent)", lock: "FOR KEY SHARE")),
+            "account AS (SELECT * FROM account_row WHERE state = '\(AccountStateSQL.current)')",
+        ]
+    }
+
+    /// The credential's use, recorded if it is still current: `used` has a row then.
+    private static func using(_ factor: AuthenticationMethod) -> [String] {
+        let accountRead = "EXISTS (SELECT 1 FROM account)"
+        switch factor {
+        case .biometric, .pin:
+            return [step("used_key", RegistrationTable.markingUsed(when: accountRead)), "used AS (SELECT user_id FROM used_key)"]
+        case .passkey:
+            return [step("used_passkey", PasskeyTable.markingUsed(when: accountRead)), "used AS (SELECT user_id FROM used_passkey)"]
+        default:
+            // A one-time password is current only if this completion spends it: of two racing
+            // sign-ins with it, the second's UPDATE waits for the first's and then finds it spent.
+            return [
+                step("spent_password", UserTable.spendingOneTimePassword(when: accountRead)),
+                "used AS (SELECT id AS user_id FROM account WHERE password_change_required = 0 UNION ALL SELECT id FROM spent_password)",
+            ]
+        }
+    }
+
+    /// What a success makes for `purpose` (a session, a renewal, nothing), and its event.
+    private static func succeeding(_ purpose: PurposeKind, when used: String) -> [String] {
+        switch purpose {
+        case .signIn:
+            let insert = SessionTable.inserting(
+                userID: "account.id",
+                passwordChangeRequired: "account.password_change_required",
+                from: "FROM account",
+                when: used
+            )
+            return [step("session", insert), step("event", successEvent(session: "session.id", from: "FROM session"))]
+        case .renewal:
+            return [step("session", SessionTable.renewing(when: used)), step("event", successEvent(session: "session.id", from: "FROM session"))]
+        case .record:
+            return [step("event", successEvent(session: "NULL", from: "FROM used"))]
+        }
+    }
+
+    /// The success's audit event, one for each row of `source`.
+    private static func successEvent(session: String, from source: String) -> String {
+        AuditLog.recording(id: ":event_id", kind: ":event_kind", outcome: "'success'", session: session, from: source, when: "true")
     }
 
     /// A `WITH` step named `name` running `statement`.
