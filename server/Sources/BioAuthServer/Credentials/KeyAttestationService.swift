@@ -1,8 +1,6 @@
 import BioAuthAttestation
 import BioAuthProtocol
-import Crypto
 import Foundation
-import X509
 
 /// A device key's hardware evidence, judged under the operator's ``KeyAttestationPolicy``: the
 /// challenge a key is made with, and the verdict a registration records.
@@ -26,16 +24,10 @@ struct KeyAttestationService: Sendable {
         /// The challenge to spend, when evidence came.
         var challenge: Data?
         /// The App Attest state to keep, when the evidence verified.
-        var appAttest: AppAttestChange?
+        var appAttest: AppAttestKeyChange?
         /// The evidence as the client sent it (JSON), kept with the registration when its format
         /// is one this server reads.
         var evidence: Data?
-    }
-
-    /// An App Attest key seen for the first time, or a known one's counter moving.
-    enum AppAttestChange: Sendable {
-        case attested(AppAttestKey)
-        case asserted(AppAttestKey, previous: UInt32)
     }
 
     /// A new challenge to make a device key with, and the mode. Under `none` nothing is kept:
@@ -44,7 +36,7 @@ struct KeyAttestationService: Sendable {
         let now = time.now()
         let challenge = Data(SecureRandom.bytes(ProtocolLimits.challengeByteCount))
         let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
-        let mode = AttestationChallengeResponse.Mode(rawValue: policy.mode.rawValue) ?? .none
+        let mode = AttestationChallengeResponse.Mode(rawValue: policy.mode.rawValue)
         guard mode != .none else { return AttestationChallengeResponse(challenge: challenge, expiresAt: expiresAt, mode: mode) }
         try await database.transaction { db in
             try await UserTable.lock(db, id: caller.userID)
@@ -90,8 +82,21 @@ struct KeyAttestationService: Sendable {
             known = try await database.read { db in try await AppAttestKeyTable.find(db, keyID: Array(keyID.data)) }
         }
         do {
-            let (verified, change) = try await verify(evidence, kind: kind, key: key, publicKeyBytes: publicKeyBytes, known: known)
-            return Examination(result: verified, challenge: evidence.challenge.data, appAttest: change, evidence: Self.kept(evidence))
+            let verdict = try await policy.verify(
+                evidence,
+                kind: kind,
+                key: key,
+                publicKeyBytes: publicKeyBytes,
+                relyingPartyID: relyingPartyID,
+                knownAppAttestKey: known,
+                now: time.now()
+            )
+            return Examination(
+                result: verdict.result,
+                challenge: evidence.challenge.data,
+                appAttest: verdict.appAttest,
+                evidence: Self.kept(evidence)
+            )
         } catch {
             try await database.withDatabase { db in
                 try await AuditLog.record(
@@ -133,70 +138,6 @@ struct KeyAttestationService: Sendable {
             result = KeyAttestationResult(format: result.format, verdict: .refused, reason: failure.reason.rawValue)
         }
         return result
-    }
-
-    private func verify(
-        _ evidence: KeyAttestationEvidence,
-        kind: RegistrationKind,
-        key: DevicePublicKey,
-        publicKeyBytes: Data,
-        known: AppAttestKey?
-    ) async throws(AttestationFailure) -> (KeyAttestationResult, AppAttestChange?) {
-        switch KeyAttestationEvidence.Format(rawValue: evidence.format) {
-        case .androidKey:
-            guard let android = policy.android else { throw AttestationFailure(.appNotAllowed, "no Android app is allowed") }
-            guard let chain = evidence.certificateChain else { throw AttestationFailure(.malformed, "android-key needs certificate_chain") }
-            guard key.algorithm == .es256, let p256 = try? P256.Signing.PublicKey(x963Representation: key.canonicalBytes) else {
-                throw AttestationFailure(.wrongKey, "Android attests P-256 (ES256) keys")
-            }
-            let verdict = try android.verify(
-                chain: chain.map { Array($0.data) },
-                challenge: Array(evidence.challenge.data),
-                publicKey: Certificate.PublicKey(p256),
-                kind: kind,
-                now: time.now()
-            )
-            let level = verdict.securityLevel == .strongBox ? "StrongBox" : "TEE"
-            return (KeyAttestationResult(format: evidence.format, verdict: .verified, securityLevel: level, app: verdict.packageName), nil)
-        case .appleAppAttest:
-            guard let appAttest = policy.appAttest else { throw AttestationFailure(.appNotAllowed, "no iOS app is allowed") }
-            guard let keyID = evidence.keyID?.data else { throw AttestationFailure(.malformed, "apple-app-attest needs key_id") }
-            let message: Data
-            do {
-                message = try KeyAttestationMessage(relyingPartyID: relyingPartyID, publicKey: publicKeyBytes, challenge: evidence.challenge.data)
-                    .encoded()
-            } catch {
-                throw AttestationFailure(.malformed, "a field is too long")
-            }
-            let clientDataHash = Array(SHA256.hash(data: message))
-            let change: AppAttestChange
-            switch (evidence.attestation, evidence.assertion) {
-            case (let attestation?, nil):
-                change = .attested(
-                    try await appAttest.verifyAttestation(
-                        Array(attestation.data),
-                        keyID: Array(keyID),
-                        clientDataHash: clientDataHash,
-                        now: time.now()
-                    )
-                )
-            case (nil, let assertion?):
-                guard let stored = known else {
-                    throw AttestationFailure(.keyMismatch, "an App Attest key this server never verified: send its attestation")
-                }
-                let next = try appAttest.verifyAssertion(Array(assertion.data), clientDataHash: clientDataHash, key: stored)
-                change = .asserted(next, previous: stored.counter)
-            default:
-                throw AttestationFailure(.malformed, "apple-app-attest needs an attestation or an assertion, not both")
-            }
-            let appID: String =
-                switch change {
-                case .attested(let key), .asserted(let key, _): key.appID
-                }
-            return (KeyAttestationResult(format: evidence.format, verdict: .verified, securityLevel: "Secure Enclave", app: appID), change)
-        case nil:
-            throw AttestationFailure(.malformed, "format must be android-key or apple-app-attest")
-        }
     }
 
     /// The evidence to keep: its JSON, when its format is one this server reads.

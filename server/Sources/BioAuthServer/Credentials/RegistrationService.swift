@@ -78,7 +78,7 @@ struct RegistrationService: Sendable {
         // The core locks the user's row first, so that concurrent starts on PostgreSQL (READ
         // COMMITTED, several instances) queue before the counts below decide the insert, as SQLite's
         // writers do.
-        try await core.change(.deviceKeyStarted(registrationID, kind: new.kind, by: caller)) { db, _ in
+        _ = try await core.change(.deviceKeyStarted(registrationID, kind: new.kind, by: caller)) { db, _ in
             let held = try await RegistrationTable.count(db, userID: caller.userID, pendingOnly: false)
             guard held < maxRegistrationsPerUser else {
                 throw Rejection(.tooManyRegistrations, "At most \(maxRegistrationsPerUser) registrations per user; delete one first.")
