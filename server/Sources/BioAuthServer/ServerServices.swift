@@ -104,7 +104,8 @@ struct ServerServices: Sendable {
             relyingParty: relyingParty,
             stepUp: stepUp,
             challengeTTL: ttl,
-            maxPasskeysPerUser: configuration.maxRegistrationsPerUser
+            maxPasskeysPerUser: configuration.maxRegistrationsPerUser,
+            passkeysAllowed: policies.passkeysAllowed
         )
         self.passkeySignIn = passkeySignIn
         self.reauthentication = ReauthenticationService(
