@@ -170,7 +170,7 @@ extension ServerSetting {
         \.auditRetention,
         1...3_650,
         in: .days,
-        "How long audit events are kept before the purge"
+        "How long audit events, and idle failure counters, are kept before the purge"
     )
     /// `--lockout-threshold`.
     package static let lockoutThreshold = integer(
