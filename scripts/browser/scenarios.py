@@ -386,6 +386,21 @@ def n_device_key_evidence(ctx):
     check(("hardware not verified", "evidence_malformed") in badges.get("Odd phone", []), f"badges: {badges}")
 
 
+def o_passkeys_refused_under_require(ctx):
+    """Under --key-attestation require with unattested passkeys, adding one is refused in words, before any prompt."""
+    server = Server(extra_args=("--key-attestation", "require", "--app-attest-app-id", "ABCDE12345.com.example.bank"))
+    ctx["servers"].append(server)
+    tab = Tab(ctx["browser"], server.origin, problems=ctx["problems"])
+    ctx["tabs"].append(tab)
+    tab.open()
+    tab.sign_up(unique("olga"))
+    tab.page.click("#add-passkey")
+    text, code = tab.wait_text("#passkeys-error")
+    check(code == "attestation_required" and text.startswith("Passkeys cannot be added here"), f"refusal: {code} {text!r}")
+    check(len(tab.credentials()) == 0, "the authenticator made a credential")
+    check(tab.page.locator("[data-testid=passkey-item]").count() == 0, "a passkey is listed")
+
+
 def k_errors_in_words(ctx):
     """Sign-up and sign-in refusals are explained in words next to their form."""
     tab = Tab(ctx["browser"], ctx["origin"], authenticator=False, problems=ctx["problems"])
@@ -434,6 +449,7 @@ SCENARIOS = [
     ("l-one-time-password", l_one_time_password),
     ("m-reauthenticate-with-passkey", m_reauthenticate_with_passkey),
     ("n-device-key-evidence", n_device_key_evidence),
+    ("o-passkeys-refused-under-require", o_passkeys_refused_under_require),
     ("z-no-csp-violations-or-errors", i_page_problems),
 ]
 

@@ -64,6 +64,8 @@ extension KeyAttestationPolicy {
         case .appleAppAttest:
             guard let appAttest else { throw AttestationFailure(.appNotAllowed, "no iOS app is allowed") }
             guard let keyID = evidence.keyID?.data else { throw AttestationFailure(.malformed, "apple-app-attest needs key_id") }
+            // App Attest vouches for the app, not the device key; the Secure Enclave holds P-256 keys only.
+            guard key.algorithm == .es256 else { throw AttestationFailure(.wrongKey, "the Secure Enclave holds P-256 (ES256) keys only") }
             let message: Data
             do {
                 message = try KeyAttestationMessage(relyingPartyID: relyingPartyID, publicKey: publicKeyBytes, challenge: evidence.challenge.data)

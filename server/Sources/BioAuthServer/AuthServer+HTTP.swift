@@ -24,9 +24,12 @@ extension AuthServer {
         // closes the connection.
         let decoderLimit = configuration.maxHeaderBytes + 16 * 1024
         // The idle timeout counts HTTP parts, not bytes: a head that trickles in never yields a
-        // part, so a slowloris sending header bytes is closed like a silent client.
+        // part, so a slowloris sending header bytes is closed like a silent client. A body that
+        // trickles in is closed at the deadline of its head (RequestDeadlineHandler).
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9))
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(Int64(configuration.requestTimeout.timeInterval * 1e9)),
+            additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout)],
+            idleTimeout: timeout,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000)
         )
         let perAddress = ConnectionCounter(perAddress: configuration.maxConnectionsPerAddress, refused: metrics.refusedConnection)
@@ -99,8 +102,7 @@ extension AuthServer {
         router.add(
             middleware: RequestLimitsMiddleware(
                 maxHeaderBytes: configuration.maxHeaderBytes,
-                trustForwardedFor: configuration.trustForwardedFor,
-                requestTimeout: configuration.requestTimeout
+                trustForwardedFor: configuration.trustForwardedFor
             )
         )
         accountPage.addFileRoutes(to: router)

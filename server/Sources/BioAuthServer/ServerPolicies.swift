@@ -17,6 +17,10 @@ package struct ServerPolicies: Sendable {
     var relyingParty: RelyingParty
     /// Device keys' hardware evidence, as the operator asks for it.
     var keyAttestation: KeyAttestationPolicy
+    /// Whether accounts may add passkeys: not under `--key-attestation require` when nothing
+    /// would vouch for a passkey's hardware (`--webauthn-attestation none`), unless the operator
+    /// allows it (`--allow-unattested-passkeys`).
+    var passkeysAllowed: Bool
     /// The bound on password and PIN hashes every request shares.
     var hashing: HashingBudget
     /// This instance's count of authentication challenges per registration.
@@ -28,6 +32,8 @@ package struct ServerPolicies: Sendable {
         relyingParty = try Self.relyingParty(configuration)
         self.keyAttestation = try keyAttestation ?? Self.keyAttestationPolicy(configuration)
         self.pinKeys = try pinKeys ?? Self.pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
+        passkeysAllowed =
+            configuration.keyAttestation != .require || configuration.webAuthnAttestation == .direct || configuration.allowUnattestedPasskeys
         hashing = Self.hashingBudget(configuration)
         challengeRate = ChallengeRateLimit(perMinute: configuration.challengesPerRegistrationPerMinute)
     }

@@ -102,7 +102,8 @@ struct ServerServices: Sendable {
             relyingParty: policies.relyingParty,
             stepUp: stepUp,
             challengeTTL: ttl,
-            maxPasskeysPerUser: configuration.maxRegistrationsPerUser
+            maxPasskeysPerUser: configuration.maxRegistrationsPerUser,
+            passkeysAllowed: policies.passkeysAllowed
         )
         self.passkeySignIn = passkeySignIn
         self.reauthentication = ReauthenticationService(

@@ -185,6 +185,27 @@ struct KeyAttestationTests {
         }
     }
 
+    @Test("App Attest evidence for an Ed25519 device key, which no Secure Enclave holds, is refused as Android's is (key_properties)")
+    func appAttestRefusesEd25519() async throws {
+        try await Self.run(.require) { server in
+            let token = try await server.api.newAccount().sessionToken
+            let appAttestKey = P256.Signing.PrivateKey()
+            let key = SoftwareDeviceKey.ed25519()
+            let challenge = try await server.api.attestationChallenge(token: token).challenge.data
+            let message = try KeyAttestationMessage(relyingPartyID: LoopbackServer.relyingPartyID, publicKey: key.publicKey(), challenge: challenge)
+            let hash = Array(SHA256.hash(data: try message.encoded()))
+            let attestation = try Self.apple.attestation(of: appAttestKey.publicKey, appID: Self.appID, clientDataHash: hash)
+            let evidence = KeyAttestationEvidence.appleAppAttest(
+                challenge: challenge,
+                keyID: Data(AppAttestAuthority.keyID(appAttestKey.publicKey)),
+                attestation: Data(attestation)
+            )
+            let refused = try await server.api.startRefused(.attestationRefused, key: key, evidence: evidence, token: token)
+            #expect(refused.error.reason == "key_properties")
+            #expect(try await server.api.registrationList(token: token).registrations.isEmpty)
+        }
+    }
+
     @Test("under prefer, keys register with or without valid evidence, and the verdict is recorded, shown and in the activity")
     func preferRecords() async throws {
         try await Self.run(.prefer) { server in
@@ -219,7 +240,7 @@ struct KeyAttestationTests {
     func noneIgnores() async throws {
         try await Self.run(.none) { server in
             let token = try await server.api.newAccount().sessionToken
-            for _ in 0...KeyAttestationService.liveChallengesPerUser {
+            for _ in 0...KeyAttestationService.liveChallengesPerSession {
                 #expect(try await server.api.attestationChallenge(token: token).mode == .none)
             }
             #expect(try await server.snapshot().tables["attestation_challenges"]?.isEmpty == true)
@@ -230,14 +251,53 @@ struct KeyAttestationTests {
         }
     }
 
-    @Test("a user holds at most ten unspent attestation challenges")
+    @Test("a session holds at most ten unspent attestation challenges; another session's (a stale or a PIN one) do not count")
     func challengeCap() async throws {
         try await Self.run(.require) { server in
-            let token = try await server.api.newAccount().sessionToken
-            for _ in 0..<KeyAttestationService.liveChallengesPerUser {
-                #expect(try await server.api.attestationChallenge(token: token).mode == .require)
+            let account = try await server.api.newAccount()
+            let stale = try await server.api.signIn(account.user.username).sessionToken
+            for _ in 0..<KeyAttestationService.liveChallengesPerSession {
+                #expect(try await server.api.attestationChallenge(token: stale).mode == .require)
             }
-            try await server.api.expectError(.rateLimited, .post, Endpoint.createAttestationChallenge.path(), token: token)
+            try await server.api.expectError(.rateLimited, .post, Endpoint.createAttestationChallenge.path(), token: stale)
+            // The owner's session still enrolls.
+            let key = SoftwareDeviceKey.es256()
+            let evidence = try await Self.androidEvidence(server, key: key, token: account.sessionToken)
+            let start = try await server.api.startRegistration(key, token: account.sessionToken, keyAttestation: evidence)
+            _ = try await server.api.verifyRegistration(start, key: key, token: account.sessionToken)
+        }
+    }
+
+    @Test("a refused start spends its attestation challenge: it cannot be tried again, and refusals do not fill the quota")
+    func refusedStartSpendsChallenge() async throws {
+        try await Self.run(.require) { server in
+            let token = try await server.api.newAccount().sessionToken
+            let key = SoftwareDeviceKey.es256()
+            let challenge = try await server.api.attestationChallenge(token: token).challenge.data
+            let forger = try AndroidAttestationCA(validity: Date().addingTimeInterval(-60)...Date().addingTimeInterval(3600))
+            let forged = try forger.chain(
+                for: .init(key.p256!.publicKey),
+                description: .genuine(.biometric, challenge: Array(challenge), app: Self.app)
+            )
+            let first = try await server.api.startRefused(
+                .attestationRefused,
+                key: key,
+                evidence: .androidKey(challenge: challenge, chain: forged.map { Data($0) }),
+                token: token
+            )
+            #expect(first.error.reason == "chain_untrusted")
+            let genuine = try Self.android.chain(
+                for: .init(key.p256!.publicKey),
+                description: .genuine(.biometric, challenge: Array(challenge), app: Self.app)
+            )
+            let again = try await server.api.startRefused(
+                .attestationRefused,
+                key: key,
+                evidence: .androidKey(challenge: challenge, chain: genuine.map { Data($0) }),
+                token: token
+            )
+            #expect(again.error.reason == "challenge_mismatch")
+            #expect(try await server.snapshot().tables["attestation_challenges"]?.isEmpty == true)
         }
     }
 }

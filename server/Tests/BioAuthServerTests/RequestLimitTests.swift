@@ -208,4 +208,24 @@ struct RequestLimitTests {
             #expect(try await slow.trickle(" "), "the server closed the connection before the slow body was complete")
         }
     }
+
+    /// Routes that answer without reading a body: `/health`, a 401, a 404 and a 405.
+    static let unreadBodies = ["GET /health", "GET /v1/sessions/current", "GET /v1/no-such-route", "DELETE /health"]
+
+    @Test(
+        "a body no route reads, trickled byte by byte (by length or chunked), is cut off once the request timeout of its head runs out",
+        arguments: unreadBodies,
+        [false, true]
+    )
+    func tricklingUnreadBodyIsCutOff(_ request: String, chunked: Bool) async throws {
+        try await TestServer.run(configure: { $0.requestTimeout = .milliseconds(400) }) { server in
+            let slow = try RawSocket(port: server.loopback.port)
+            // 1000 bytes promised (a chunk of 0x3e8), at most 100 sent: the body never ends.
+            let framing = chunked ? "Transfer-Encoding: chunked\r\n\r\n3e8\r\n" : "Content-Length: 1000\r\n\r\n"
+            slow.send("\(request) HTTP/1.1\r\nHost: localhost\r\n\(framing)")
+            let start = ContinuousClock.now
+            #expect(try await slow.trickle(" ", limit: 100), "\(request): the connection outlived 10 s of trickled body")
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
 }

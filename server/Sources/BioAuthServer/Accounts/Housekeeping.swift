@@ -13,9 +13,9 @@ import Logging
 /// - the ids of spent authentication challenges, once expired by the database's clock with a
 ///   margin of ``spentChallengeMargin``: an instance whose clock runs behind still refuses a
 ///   replay, and one whose clock runs ahead forgets nothing another still accepts;
-/// - the failure counters of usernames without an account, once idle for ``lockoutIdle`` (they
-///   guard nothing; an account's counters stay until a success clears them: failures are never
-///   forgotten because time passed);
+/// - failure counters idle for ``lockoutIdle`` (the audit retention, which the same failures'
+///   counted rows are kept for), an account's and an unknown username's alike, so that whether a
+///   username's counters were forgotten tells nobody whether it exists; a lock until cleared stays;
 /// - audit events and counted failures older than ``auditRetention``.
 ///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
@@ -32,7 +32,7 @@ struct Housekeeping: Sendable {
     let retention: Duration
     /// How long audit events and counted failures are kept.
     let auditRetention: Duration
-    /// How long the counters of a username without an account are kept idle.
+    /// How long a username's failure counters are kept idle, with an account or without.
     let lockoutIdle: Duration
     let logger: Logger
 
@@ -116,7 +116,7 @@ extension Housekeeping {
             challengeTTL: configuration.challengeTTL,
             retention: configuration.expiredSessionRetention,
             auditRetention: configuration.auditRetention,
-            lockoutIdle: configuration.longestLockout,
+            lockoutIdle: configuration.auditRetention,
             logger: logger
         )
     }

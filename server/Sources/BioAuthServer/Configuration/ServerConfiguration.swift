@@ -116,6 +116,9 @@ package struct ServerConfiguration: Sendable {
     /// Hardware evidence for device keys: `none` (not asked for), `prefer` (verified, recorded and
     /// shown; a key without it still registers) or `require`.
     package var keyAttestation: KeyAttestationMode = .none
+    /// Under `require` with ``webAuthnAttestation`` `none`, whether accounts may still add
+    /// passkeys, whose hardware nothing then vouches for (off: they are refused).
+    package var allowUnattestedPasskeys: Bool = false
     /// Android apps whose keys are accepted: `package:SHA-256 of the signing certificate`.
     package var androidAllowedApps: [String] = []
     /// Accept only StrongBox keys from Android, not TEE ones.

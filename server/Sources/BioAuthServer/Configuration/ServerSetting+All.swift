@@ -170,7 +170,7 @@ extension ServerSetting {
         \.auditRetention,
         1...3_650,
         in: .days,
-        "How long audit events are kept before the purge"
+        "How long audit events, and idle failure counters, are kept before the purge"
     )
     /// `--lockout-threshold`.
     package static let lockoutThreshold = integer(
@@ -280,6 +280,12 @@ extension ServerSetting {
         \.keyAttestation,
         "Hardware evidence for device keys: none, prefer (verified and shown; keys without it still register) or require"
     )
+    /// `--allow-unattested-passkeys`.
+    package static let allowUnattestedPasskeys = toggle(
+        "allow-unattested-passkeys",
+        \.allowUnattestedPasskeys,
+        "Under --key-attestation require with --webauthn-attestation none, still let accounts add passkeys (a stolen session can then add its own)"
+    )
     /// `--android-allowed-app`, repeatable.
     package static let androidAllowedApp = list(
         "android-allowed-app",
@@ -343,7 +349,8 @@ extension ServerSetting {
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
-        androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID, appAttestEnvironment,
+        allowUnattestedPasskeys, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID,
+        appAttestEnvironment,
         logLevel,
     ]
 

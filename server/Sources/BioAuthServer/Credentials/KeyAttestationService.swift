@@ -14,8 +14,9 @@ struct KeyAttestationService: Sendable {
     let policy: KeyAttestationPolicy
     let relyingPartyID: String
     let challengeTTL: Duration
-    /// Unspent challenges a user may hold at once.
-    static let liveChallengesPerUser = 10
+    /// Unspent challenges a session may hold at once: per session, so that another session (a
+    /// stale one, a PIN one) cannot hold the owner's enrollment up.
+    static let liveChallengesPerSession = 10
 
     /// What a registration may go on with.
     struct Examination: Sendable {
@@ -40,10 +41,13 @@ struct KeyAttestationService: Sendable {
         guard mode != .none else { return AttestationChallengeResponse(challenge: challenge, expiresAt: expiresAt, mode: mode) }
         try await database.transaction { db in
             try await UserTable.lock(db, id: caller.userID)
-            guard try await AttestationChallengeTable.live(db, userID: caller.userID, now: now) < Self.liveChallengesPerUser else {
+            guard
+                try await AttestationChallengeTable.live(db, userID: caller.userID, sessionID: caller.sessionID, now: now)
+                    < Self.liveChallengesPerSession
+            else {
                 throw Rejection(
                     .rateLimited,
-                    "At most \(Self.liveChallengesPerUser) attestation challenges at once; use one or let them expire.",
+                    "At most \(Self.liveChallengesPerSession) attestation challenges at once per session; use one or let them expire.",
                     retryAfterSeconds: Int(challengeTTL.timeInterval)
                 )
             }
@@ -98,7 +102,16 @@ struct KeyAttestationService: Sendable {
                 evidence: Self.kept(evidence)
             )
         } catch {
-            try await database.withDatabase { db in
+            // A refused start spends its challenge, as a registered key does: refusals cannot pile
+            // up against the session's quota, nor a challenge be tried again.
+            try await database.transaction { db in
+                _ = try await AttestationChallengeTable.consume(
+                    db,
+                    challenge: evidence.challenge.data,
+                    userID: caller.userID,
+                    sessionID: caller.sessionID,
+                    now: time.now()
+                )
                 try await AuditLog.record(
                     db,
                     userID: caller.userID,

@@ -15,10 +15,13 @@ struct PasskeyService: Sendable {
     let stepUp: StepUp
     let challengeTTL: Duration
     let maxPasskeysPerUser: Int
+    /// Whether passkeys may be added at all (``ServerPolicies/passkeysAllowed``).
+    let passkeysAllowed: Bool
 
     /// Starts adding a passkey: creation options for the caller, bound to their session, with
-    /// their existing passkeys excluded. Needs a recent sign-in.
+    /// their existing passkeys excluded. Needs a recent sign-in, and passkeys allowed.
     func registrationOptions(for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialCreationOptionsJSON> {
+        try requireAllowed()
         try stepUp.require(caller)
         let now = time.now()
         let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
@@ -56,6 +59,8 @@ struct PasskeyService: Sendable {
     /// must pass the registration procedure, and the credential id must be new. The ceremony's
     /// challenge is spent by any well-formed attempt, whatever the outcome.
     func register(_ request: RegisterPasskeyRequest, for caller: Caller) async throws -> Passkey {
+        // Again here: a ceremony opened before a restart under `require` must not finish after it.
+        try requireAllowed()
         let label = try CredentialRules.label(request.label ?? "")
         guard
             let ceremony = try await database.read({ db in
@@ -139,6 +144,17 @@ struct PasskeyService: Sendable {
     /// caller's own.
     func delete(id: String, for caller: Caller) async throws {
         try await core.change(.passkeyRevoked(id, by: caller))
+    }
+
+    /// Refuses when passkeys may not be added: under `--key-attestation require`, nothing would
+    /// vouch for the passkey's hardware, so a stolen session could add its own.
+    private func requireAllowed() throws {
+        guard passkeysAllowed else {
+            throw Rejection(
+                .attestationRequired,
+                "This server adds only keys whose secure hardware it can verify, and a passkey's it cannot; use the app instead."
+            )
+        }
     }
 
     private var tooMany: Rejection {

@@ -1,13 +1,12 @@
 import Hummingbird
 
-/// Applies the request-head limit and the body's deadline before any route runs, and names the
-/// client address a request's hashes count against (``HashingBudget``).
+/// Applies the request-head limit before any route runs, and names the client address a
+/// request's hashes count against (``HashingBudget``). The body's deadline is the connection's
+/// (``RequestDeadlineHandler``).
 struct RequestLimitsMiddleware: RouterMiddleware {
     typealias Context = BioAuthRequestContext
     let maxHeaderBytes: Int
     let trustForwardedFor: Bool
-    /// How long a request's body may take to arrive (see ``DeadlineRequestBody``).
-    let requestTimeout: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Name, ": ", value and CRLF per field, plus the request line.
@@ -15,15 +14,6 @@ struct RequestLimitsMiddleware: RouterMiddleware {
         guard headBytes <= maxHeaderBytes else {
             throw Rejection(.invalidRequest, "The request line and headers are larger than \(maxHeaderBytes) bytes.")
         }
-        var request = request
-        request.body = RequestBody(
-            asyncSequence: DeadlineRequestBody(
-                base: request.body,
-                deadline: .now + requestTimeout,
-                timeout: requestTimeout,
-                channel: context.channel
-            )
-        )
         // Hashes this request costs count against its address's share (HashingBudget).
         let address = ClientAddress.limitKey(of: request, context: context, trustForwardedFor: trustForwardedFor)
         return try await HashingBudget.$client.withValue(address) { try await next(request, context) }

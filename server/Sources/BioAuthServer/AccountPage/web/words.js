@@ -17,6 +17,7 @@ export const ERROR_WORDS = {
   passkey_invalid: 'The passkey\'s answer could not be verified, so it was refused. Try again, or sign in another way.',
   user_verification_required: 'Your device did not confirm it was you (fingerprint, face or screen lock). Try again.',
   duplicate_registration: 'This device already has a passkey for your account.',
+  attestation_required: 'Passkeys cannot be added here: this site accepts only keys whose secure hardware it can check. Use the app on your phone instead.',
   csrf_failed: 'This page is out of date. Reload it and try again.',
   not_found: 'That item no longer exists. The list has been refreshed.',
   network: 'Could not reach the server. Check your connection and try again.',

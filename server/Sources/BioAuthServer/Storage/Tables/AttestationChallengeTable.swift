@@ -15,11 +15,12 @@ enum AttestationChallengeTable {
         ).run()
     }
 
-    /// How many unexpired challenges the user holds.
-    static func live(_ db: any StatementDatabase, userID: String, now: Date) async throws -> Int {
+    /// How many unexpired challenges the user's session holds.
+    static func live(_ db: any StatementDatabase, userID: String, sessionID: String, now: Date) async throws -> Int {
         try await db.raw(
             """
-            SELECT COUNT(*) AS live FROM attestation_challenges WHERE user_id = \(bind: userID) AND expires_at > \(bind: now.millisecondsSince1970)
+            SELECT COUNT(*) AS live FROM attestation_challenges
+            WHERE user_id = \(bind: userID) AND session_id = \(bind: sessionID) AND expires_at > \(bind: now.millisecondsSince1970)
             """
         ).first()?.decode(column: "live", as: Int.self) ?? 0
     }

@@ -101,16 +101,16 @@ enum FactorFailureTable {
         ["clears_password": .integer(factors.contains(.password) ? 1 : 0), "clears_pin": .integer(factors.contains(.pin) ? 1 : 0)]
     }
 
-    /// Deletes the counters of usernames that have no account, idle for `idle` milliseconds by the
-    /// database's clock, locked or not: they guard nothing (and a sign-up clears them). An
-    /// account's counters stay until a success clears them. Returns how many went.
+    /// Deletes the counters idle for `idle` milliseconds by the database's clock, a username's
+    /// with an account or without alike (so that their fate tells nobody which names exist), except
+    /// a lock until cleared. Returns how many went.
     static func purge(_ db: any StatementDatabase, clock: DatabaseClock, idle: Int64) async throws -> Int {
         let now = clock.now
         return try await db.raw(
             """
             DELETE FROM factor_failures
             WHERE last_attempt_at <= \(now) - \(bind: idle)
-              AND NOT EXISTS (SELECT 1 FROM users WHERE users.username_key = factor_failures.username_key)
+              AND (locked_until IS NULL OR locked_until <> \(bind: LockoutPolicy.untilCleared))
             RETURNING username_key
             """
         ).all().count
