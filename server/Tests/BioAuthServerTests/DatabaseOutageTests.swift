@@ -11,7 +11,7 @@ import Testing
 ///
 /// Run alone (`./scripts/test`): the PostgreSQL test restarts the suite's shared server, with the
 /// commands `BIOAUTH_TEST_POSTGRES_STOP` and `BIOAUTH_TEST_POSTGRES_START` (scripts/lib/postgres.sh);
-/// the SQLite test mounts a 4 MiB tmpfs in a mount namespace of the server's own (`unshare -rm`).
+/// the SQLite test mounts a 16 MiB tmpfs in a mount namespace of the server's own (`unshare -rm`).
 @Suite("Database outages", .serialized)
 struct DatabaseOutageTests {
     /// The longest any answer may take: the server's `--database-wait` (1 s) and room to spare.
@@ -90,7 +90,7 @@ struct DatabaseOutageTests {
     }
 }
 
-/// A 4 MiB tmpfs that only a launched server sees: `unshare -rm` gives the server a mount
+/// A 16 MiB tmpfs that only a launched server sees: `unshare -rm` gives the server a mount
 /// namespace of its own (no privilege needed where user namespaces are allowed), mounts the
 /// tmpfs over a new folder there, and execs the server; the test reaches the folder through
 /// `/proc/<pid>/root`.
@@ -115,7 +115,7 @@ struct SmallDisk {
 
     /// Put before the server's command line: mounts the tmpfs, then execs the server.
     var launcher: [String] {
-        ["/usr/bin/unshare", "-rm", "sh", "-c", #"mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@""#, folder.path]
+        ["/usr/bin/unshare", "-rm", "sh", "-c", #"mount -t tmpfs -o size=16m tmpfs "$0" && exec "$@""#, folder.path]
     }
 
     /// `name` in the tmpfs, as the test process reaches it.
