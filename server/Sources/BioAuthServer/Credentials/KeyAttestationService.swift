@@ -112,22 +112,16 @@ struct KeyAttestationService: Sendable {
                     sessionID: caller.sessionID,
                     now: time.now()
                 )
-                try await AuditLog.record(
-                    db,
-                    userID: caller.userID,
-                    type: .keyAttestationRefused,
-                    outcome: .failure,
-                    at: time.now(),
-                    sessionID: caller.sessionID
-                )
+                // Counted, as other failures are: refusals cannot flood the trail.
+                try await AuditLog.count(db, .user(caller.userID), type: .keyAttestationRefused, outcome: .failure, at: time.now())
             }
             if policy.mode == .require { throw Self.rejection(error) }
             // Only a format this server reads is recorded: the text is the client's.
             let format = KeyAttestationEvidence.Format(rawValue: evidence.format)?.rawValue
+            // Only the verdict of refused evidence is kept, not the evidence: a refusal costs no storage.
             return Examination(
                 result: KeyAttestationResult(format: format, verdict: .refused, reason: error.reason.rawValue),
-                challenge: evidence.challenge.data,
-                evidence: Self.kept(evidence)
+                challenge: evidence.challenge.data
             )
         }
     }
@@ -153,11 +147,18 @@ struct KeyAttestationService: Sendable {
         return result
     }
 
-    /// The evidence to keep: its JSON, when its format is one this server reads.
+    /// The evidence to keep: its JSON, when its format is one this server reads and it is at most
+    /// ``keptEvidenceLimit`` bytes.
     private static func kept(_ evidence: KeyAttestationEvidence) -> Data? {
-        guard KeyAttestationEvidence.Format(rawValue: evidence.format) != nil else { return nil }
-        return try? WireJSON.makeEncoder().encode(evidence)
+        guard KeyAttestationEvidence.Format(rawValue: evidence.format) != nil,
+            let encoded = try? WireJSON.makeEncoder().encode(evidence), encoded.count <= keptEvidenceLimit
+        else { return nil }
+        return encoded
     }
+
+    /// The most evidence kept with a registration, in bytes of JSON: a real device's chain or App
+    /// Attest object is a few KiB; more is not kept (its verdict is).
+    static let keptEvidenceLimit = 16 * 1024
 
     /// The contract's answer to refused evidence: its reason's code, and the detail.
     private static func rejection(_ failure: AttestationFailure) -> Rejection {

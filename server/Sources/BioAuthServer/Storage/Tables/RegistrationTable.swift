@@ -130,11 +130,12 @@ enum RegistrationTable {
         static let parameters: [SQLType] = [.text]
     }
 
-    /// Revokes a pending or active registration.
+    /// Revokes a pending or active registration, dropping its kept evidence (the row stays, so its
+    /// key can never be registered again).
     static func revoke(_ db: any StatementDatabase, id: String, now: Date) async throws {
         try await db.raw(
             """
-            UPDATE registrations SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970)
+            UPDATE registrations SET status = 'revoked', revoked_at = \(bind: now.millisecondsSince1970), attestation_evidence = NULL
             WHERE id = \(bind: id) AND status IN ('pending', 'active')
             """
         ).run()
