@@ -55,14 +55,12 @@ struct OSUpdateFailedMatchTests {
         fixture.device.willAnswer(.leaveUp)
         let keys = fixture.keys
         let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p") }
-        for _ in 0..<400 where fixture.device.openPromptCount != 1 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(fixture.device.openPromptCount == 1)
+        #expect(try await fixture.device.waitForOpenPrompts(1))
         let canceled = ContinuousClock.now
         signing.cancel()
         await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
         #expect(ContinuousClock.now - canceled < .seconds(3), "at once, not when the system gives up")
-        for _ in 0..<400 where fixture.device.openPromptCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(fixture.device.openPromptCount == 0, "the prompt was closed")
+        #expect(try await fixture.device.waitForOpenPrompts(0), "the prompt was closed")
         #expect(await fixture.keys.usability(ofKeyNamed: "k") == .usable)
         fixture.device.willAnswer(.present("owner"))
         #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "p").count > 0)

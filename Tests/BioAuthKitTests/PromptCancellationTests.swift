@@ -9,19 +9,13 @@ import Testing
 /// it holds none of Swift's cooperative threads.
 @Suite("Cancelling a prompt")
 struct PromptCancellationTests {
-    /// Waits (without blocking a thread) until `device` shows `count` prompts left up.
-    private func waitForOpenPrompts(_ device: SimulatedDevice, _ count: Int) async throws -> Bool {
-        for _ in 0..<400 where device.openPromptCount != count { try await Task.sleep(for: .milliseconds(5)) }
-        return device.openPromptCount == count
-    }
-
     /// Starts a signature with key `k` whose prompt the user leaves up, and cancels its task once the
     /// prompt is up: the call ends with userCanceled.
     private func cancelSignatureLeftUp(_ fixture: DeviceFixture) async throws {
         fixture.device.willAnswer(.leaveUp)
         let keys = fixture.keys
         let signing = Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in") }
-        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        #expect(try await fixture.device.waitForOpenPrompts(1))
         signing.cancel()
         await #expect(throws: BioAuthError.userCanceled) { try await signing.value }
     }
@@ -34,7 +28,7 @@ struct PromptCancellationTests {
         let fixture = DeviceFixture()
         _ = try await fixture.keys.createKey(named: "k", algorithm: algorithm)
         try await cancelSignatureLeftUp(fixture)
-        #expect(try await waitForOpenPrompts(fixture.device, 0), "the prompt was closed")
+        #expect(try await fixture.device.waitForOpenPrompts(0), "the prompt was closed")
         // The key is untouched: the next prompt signs.
         fixture.device.willAnswer(.present("owner"))
         #expect(try await fixture.keys.sign(bytes: Data("m".utf8), withKeyNamed: "k", prompt: "Sign in").count > 0)
@@ -47,10 +41,10 @@ struct PromptCancellationTests {
         fixture.device.willAnswer(.leaveUp)
         let vault = fixture.vault
         let reading = Task { try await vault.read("token", prompt: "Open") }
-        #expect(try await waitForOpenPrompts(fixture.device, 1))
+        #expect(try await fixture.device.waitForOpenPrompts(1))
         reading.cancel()
         await #expect(throws: BioAuthError.userCanceled) { try await reading.value }
-        #expect(try await waitForOpenPrompts(fixture.device, 0))
+        #expect(try await fixture.device.waitForOpenPrompts(0))
     }
 
     @Test("prompts left up hold no cooperative thread: more of them than cores are up at once, and other tasks still run")
@@ -63,11 +57,11 @@ struct PromptCancellationTests {
         let signings = (0..<count).map { index in
             Task { try await keys.sign(bytes: Data("m".utf8), withKeyNamed: "k\(index)", prompt: "Sign in") }
         }
-        #expect(try await waitForOpenPrompts(fixture.device, count), "every prompt is up at once")
+        #expect(try await fixture.device.waitForOpenPrompts(count), "every prompt is up at once")
         #expect(await Task { (1...1_000).reduce(0, +) }.value == 500_500, "the pool still runs other work")
         for signing in signings { signing.cancel() }
         for signing in signings { await #expect(throws: BioAuthError.userCanceled) { try await signing.value } }
-        #expect(try await waitForOpenPrompts(fixture.device, 0))
+        #expect(try await fixture.device.waitForOpenPrompts(0))
     }
 
     @Test(
@@ -81,7 +75,7 @@ struct PromptCancellationTests {
         try await cancelSignatureLeftUp(fixture)
         #expect(fixture.device.openPromptCount == 1, "the prompt is still up")
         fixture.device.answerPromptLeftUp(late)
-        #expect(try await waitForOpenPrompts(fixture.device, 0), "the user answered it")
+        #expect(try await fixture.device.waitForOpenPrompts(0), "the user answered it")
         #expect(await fixture.keys.usability(ofKeyNamed: "k") == .usable)
         #expect(await !fixture.keys.enrollmentChanged(since: "k"))
         fixture.device.willAnswer(.present("owner"))
