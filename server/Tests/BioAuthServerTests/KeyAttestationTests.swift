@@ -45,9 +45,23 @@ struct KeyAttestationTests {
         kind: RegistrationKind = .biometric,
         token: String
     ) async throws -> KeyAttestationEvidence {
-        let challenge = try await server.api.attestationChallenge(token: token).challenge.data
-        let chain = try android.chain(for: .init(key.p256!.publicKey), description: .genuine(kind, challenge: Array(challenge), app: app))
+        try androidEvidence(key: key, kind: kind, challenge: try await server.api.attestationChallenge(token: token).challenge.data)
+    }
+
+    /// Android evidence for `key` made with `challenge`, by `authority` (the test root's, or a forger's).
+    static func androidEvidence(
+        key: SoftwareDeviceKey,
+        kind: RegistrationKind = .biometric,
+        challenge: Data,
+        by authority: AndroidAttestationCA = android
+    ) throws -> KeyAttestationEvidence {
+        let chain = try authority.chain(for: .init(key.p256!.publicKey), description: .genuine(kind, challenge: Array(challenge), app: app))
         return .androidKey(challenge: challenge, chain: chain.map { Data($0) })
+    }
+
+    /// A CA of an attacker's, in the real format but no trusted root's.
+    static func forger() throws -> AndroidAttestationCA {
+        try AndroidAttestationCA(validity: Date().addingTimeInterval(-60)...Date().addingTimeInterval(3600))
     }
 
     @Test("under require, a key without evidence, or with a hooked app's software chain, is refused for its reason and nothing is stored")
@@ -60,15 +74,10 @@ struct KeyAttestationTests {
             // Frida on a rooted phone: a software key, "attested" by a CA of the attacker's.
             let key = SoftwareDeviceKey.es256()
             let challenge = try await server.api.attestationChallenge(token: token).challenge.data
-            let forger = try AndroidAttestationCA(validity: Date().addingTimeInterval(-60)...Date().addingTimeInterval(3600))
-            let forged = try forger.chain(
-                for: .init(key.p256!.publicKey),
-                description: .genuine(.biometric, challenge: Array(challenge), app: Self.app)
-            )
             let refusal = try await server.api.startRefused(
                 .attestationRefused,
                 key: key,
-                evidence: .androidKey(challenge: challenge, chain: forged.map { Data($0) }),
+                evidence: try Self.androidEvidence(key: key, challenge: challenge, by: try Self.forger()),
                 token: token
             )
             #expect(refusal.error.reason == "chain_untrusted")
@@ -274,26 +283,17 @@ struct KeyAttestationTests {
             let token = try await server.api.newAccount().sessionToken
             let key = SoftwareDeviceKey.es256()
             let challenge = try await server.api.attestationChallenge(token: token).challenge.data
-            let forger = try AndroidAttestationCA(validity: Date().addingTimeInterval(-60)...Date().addingTimeInterval(3600))
-            let forged = try forger.chain(
-                for: .init(key.p256!.publicKey),
-                description: .genuine(.biometric, challenge: Array(challenge), app: Self.app)
-            )
             let first = try await server.api.startRefused(
                 .attestationRefused,
                 key: key,
-                evidence: .androidKey(challenge: challenge, chain: forged.map { Data($0) }),
+                evidence: try Self.androidEvidence(key: key, challenge: challenge, by: try Self.forger()),
                 token: token
             )
             #expect(first.error.reason == "chain_untrusted")
-            let genuine = try Self.android.chain(
-                for: .init(key.p256!.publicKey),
-                description: .genuine(.biometric, challenge: Array(challenge), app: Self.app)
-            )
             let again = try await server.api.startRefused(
                 .attestationRefused,
                 key: key,
-                evidence: .androidKey(challenge: challenge, chain: genuine.map { Data($0) }),
+                evidence: try Self.androidEvidence(key: key, challenge: challenge),
                 token: token
             )
             #expect(again.error.reason == "challenge_mismatch")
