@@ -133,7 +133,7 @@ struct RegistrationService: Sendable {
             throw Rejection(.registrationNotFound, "No such registration.")
         }
         let signature = try SignatureRules.parse(request.signature, for: stored.algorithm)
-        let event: AuditEvent.Kind = stored.wire.kind == .pin ? .pinSet : .registrationVerified
+        let change = CredentialChange.deviceKeyAdded(registrationID, kind: stored.wire.kind, by: caller)
 
         let now = time.now()
         let consumed = try await database.withDatabase { db in
@@ -145,11 +145,14 @@ struct RegistrationService: Sendable {
         let message = try SignatureRules.message(.registration, relyingPartyID: relyingPartyID, registrationID: registrationID, challenge: challenge)
         guard stored.publicKey.isValidSignature(signature, for: message) else {
             try await database.withDatabase { db in
-                try await AuditLog.record(db, userID: caller.userID, type: event, outcome: .failure, at: now, registrationID: registrationID)
+                // The change's own event, as a failure.
+                for event in change.events {
+                    try await AuditLog.record(db, userID: caller.userID, type: event, outcome: .failure, at: now, registrationID: registrationID)
+                }
             }
             throw SignatureRules.invalid
         }
-        return try await core.change(.deviceKeyAdded(registrationID, kind: stored.wire.kind, by: caller)) { db, _ in
+        return try await core.change(change) { db, _ in
             guard try await RegistrationTable.activate(db, id: registrationID),
                 let registration = try await RegistrationTable.find(db, id: registrationID, userID: caller.userID)
             else {

@@ -64,7 +64,7 @@ enum SignInCompletionStatement {
         static var statement: NamedSQL { texts[variant]!.statement }
         static var name: String { texts[variant]!.name }
         static var sql: String { statement.text }
-        static var parameters: [SQLType] { statement.types(SignInCompletionStatement.types) }
+        static var parameters: [SQLType] { texts[variant]!.parameters }
     }
 
     /// A factor whose completion has a text of its own.
@@ -91,13 +91,14 @@ enum SignInCompletionStatement {
         var purpose: PurposeKind
     }
 
-    /// Every text with its name, by factor and purpose, assembled once.
-    static let texts: [Variant: (name: String, statement: NamedSQL)] = Dictionary(
+    /// Every text with its name and its parameters' types, by factor and purpose, assembled once.
+    static let texts: [Variant: (name: String, statement: NamedSQL, parameters: [SQLType])] = Dictionary(
         uniqueKeysWithValues: AuthenticationMethod.allCases.flatMap { factor in
             PurposeKind.allCases.map { purpose in
-                (
+                let statement = NamedSQL(steps(factor: factor, purpose: purpose))
+                return (
                     Variant(factor: factor, purpose: purpose),
-                    ("bioauth_completion_\(factor.rawValue)_\(purpose.rawValue)", NamedSQL(steps(factor: factor, purpose: purpose)))
+                    ("bioauth_completion_\(factor.rawValue)_\(purpose.rawValue)", statement, statement.types(types))
                 )
             }
         }
