@@ -58,6 +58,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let reauthenticate = Endpoint(.post, "/v1/sessions/current/reauthenticate")
     /// `POST /v1/sessions/current/reauthenticate/passkey-options`: a passkey ceremony to re-authenticate the current session.
     public static let createReauthenticationPasskeyOptions = Endpoint(.post, "/v1/sessions/current/reauthenticate/passkey-options")
+    /// `POST /v1/sessions/current/access-token`: a short-lived signed access token for the app's own backend.
+    public static let createAccessToken = Endpoint(.post, "/v1/sessions/current/access-token")
     /// `DELETE /v1/sessions`: every session of the user but the caller's.
     public static let signOutElsewhere = Endpoint(.delete, "/v1/sessions")
     /// `GET /v1/sessions`.
@@ -104,6 +106,10 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let webSignOut = Endpoint(.post, "/web/sign-out")
     /// `GET /.well-known/webauthn`: the origins that may use this relying party's id.
     public static let getRelatedOrigins = Endpoint(.get, "/.well-known/webauthn")
+    /// `GET /.well-known/jwks.json`: the keys access tokens are signed with (RFC 7517).
+    public static let getKeySet = Endpoint(.get, "/.well-known/jwks.json")
+    /// `GET /.well-known/oauth-authorization-server`: the issuer and where its key set is (RFC 8414).
+    public static let getAuthorizationServerMetadata = Endpoint(.get, "/.well-known/oauth-authorization-server")
     /// `GET /`: the account page.
     public static let getAccountPage = Endpoint(.get, "/")
     /// `GET /assets/{id}`: one of the account page's files by name (`app.css`, `app.js` and the
