@@ -63,8 +63,9 @@ package struct ServerConfiguration: Sendable {
     /// until one closes (the kernel's backlog holds the rest). 0: as many as the descriptor limit
     /// leaves room for, at most ``DescriptorBudget/defaultConnections``.
     package var maxConnections: Int = 0
-    /// Open connections one client address (the TCP peer) may hold; one more is closed as it is
-    /// accepted.
+    /// Open connections one client (the TCP peer's ``ClientAddress/limitKey(_:)``) may hold, at
+    /// most a quarter of ``maxConnections`` (not behind a trusted proxy); one more is closed as it
+    /// is accepted.
     package var maxConnectionsPerAddress: Int = 64
     /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes; one
     /// more is 503 `unavailable` (``HashingBudget``). 0: four per core.

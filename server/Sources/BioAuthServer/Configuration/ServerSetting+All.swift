@@ -122,7 +122,7 @@ extension ServerSetting {
         "max-connections-per-address",
         \.maxConnectionsPerAddress,
         1...1_000_000,
-        "Open connections one client address may hold (behind a proxy, the proxy's)"
+        "Open connections one client (IPv4 address, IPv6 /64) may hold, at most a quarter of the total; behind --trust-forwarded-for, the proxy's and uncapped"
     )
     /// `--hash-queue`.
     package static let hashQueue = integer(
