@@ -67,8 +67,9 @@ package struct ServerConfiguration: Sendable {
     /// most a quarter of ``maxConnections`` (not behind a trusted proxy); one more is closed as it
     /// is accepted.
     package var maxConnectionsPerAddress: Int = 64
-    /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes; one
-    /// more is 503 `unavailable` (``HashingBudget``). 0: four per core.
+    /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes, beyond
+    /// each client's first (clients are served in turn); one more is 503 `unavailable`
+    /// (``HashingBudget``). 0: four per core.
     package var hashQueue: Int = 0
     /// Password and PIN checks one client address may have running or waiting; one more is 429
     /// `rate_limited`.

@@ -129,14 +129,14 @@ extension ServerSetting {
         "hash-queue",
         \.hashQueue,
         0...100_000,
-        "Password and PIN checks that may wait for a core; one more is 503 unavailable. 0: four per core"
+        "Password and PIN checks that may wait for a core beyond each client's first (clients take turns); one more is 503 unavailable. 0: four per core"
     )
     /// `--hashes-per-address`.
     package static let hashesPerAddress = integer(
         "hashes-per-address",
         \.hashesPerAddress,
         1...10_000,
-        "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited"
+        "Password and PIN checks one client (IPv4 address, IPv6 /64) may have running or waiting; one more is 429 rate_limited"
     )
     /// `--trust-forwarded-for`.
     package static let trustForwardedFor = toggle(
