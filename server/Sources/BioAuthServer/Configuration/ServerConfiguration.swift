@@ -121,6 +121,9 @@ package struct ServerConfiguration: Sendable {
     /// Under `require` with ``webAuthnAttestation`` `none`, whether accounts may still add
     /// passkeys, whose hardware nothing then vouches for (off: they are refused).
     package var allowUnattestedPasskeys: Bool = false
+    /// A device key whose hardware evidence did not verify (registered under `none` or `prefer`)
+    /// still signs in, but its sign-in steps up no more than a PIN's (``StepUp``).
+    package var stepUpNeedsVerifiedKey: Bool = false
     /// Android apps whose keys are accepted: `package:SHA-256 of the signing certificate`.
     package var androidAllowedApps: [String] = []
     /// Accept only StrongBox keys from Android, not TEE ones.

@@ -286,6 +286,12 @@ extension ServerSetting {
         \.allowUnattestedPasskeys,
         "Under --key-attestation require with --webauthn-attestation none, still let accounts add passkeys (a stolen session can then add its own)"
     )
+    /// `--step-up-needs-verified-key`.
+    package static let stepUpNeedsVerifiedKey = toggle(
+        "step-up-needs-verified-key",
+        \.stepUpNeedsVerifiedKey,
+        "A device key whose hardware evidence did not verify (registered under --key-attestation none or prefer) signs in, but not for credential changes (step-up)"
+    )
     /// `--android-allowed-app`, repeatable.
     package static let androidAllowedApp = list(
         "android-allowed-app",
@@ -349,7 +355,8 @@ extension ServerSetting {
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
-        allowUnattestedPasskeys, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID,
+        allowUnattestedPasskeys, stepUpNeedsVerifiedKey, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots,
+        androidRevocations, appAttestAppID,
         appAttestEnvironment,
         logLevel,
     ]
