@@ -70,7 +70,8 @@ struct KeyAssertionReader: Sendable {
         }
         guard let owner = try await database.read({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
         else { return nil }
-        signingKeys.remember(owner, for: registrationID)
-        return owner
+        let entry = SigningKeyCache.Entry(userID: owner.userID, kind: kind, key: owner.key, verified: owner.verified)
+        signingKeys.remember(entry, for: registrationID)
+        return entry
     }
 }

@@ -97,15 +97,14 @@ enum RegistrationTable {
 
     /// The owner, key and evidence's verdict of registration `id` if it is of `kind`, whatever its
     /// status (the completion's transaction checks that it is still active).
-    static func signingKey(_ db: any StatementDatabase, id: String, kind: RegistrationKind) async throws -> SigningKeyCache.Entry? {
+    static func signingKey(
+        _ db: any StatementDatabase,
+        id: String,
+        kind: RegistrationKind
+    ) async throws -> (userID: String, key: DevicePublicKey, verified: Bool)? {
         guard let row = try await db.first(SigningKey.self, .text(id), .text(kind.rawValue)) else { return nil }
         let key = try StoredRegistration.publicKey(algorithm: try row.enumeration(1, as: SignatureAlgorithm.self)) { try row.bytes(2) }
-        return SigningKeyCache.Entry(
-            userID: try row.text(0),
-            kind: kind,
-            key: key,
-            verified: try row.optionalText(3) == KeyAttestationResult.Verdict.verified.rawValue
-        )
+        return (try row.text(0), key, try row.optionalText(3) == KeyAttestationResult.Verdict.verified.rawValue)
     }
 
     /// A live (pending or active) device key as an operator lists it.
