@@ -32,11 +32,18 @@ extension AuthServer {
             idleTimeout: timeout,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: decoderLimit, maxHeaderListSize: decoderLimit, maxHeaderFieldCount: 1000)
         )
-        let perAddress = ConnectionCounter(perAddress: configuration.maxConnectionsPerAddress, refused: metrics.refusedConnection)
+        let perClient = ConnectionCounter(
+            perClient: ConnectionCounter.perClient(
+                configured: configuration.maxConnectionsPerAddress,
+                total: connectionCap,
+                behindProxy: configuration.trustForwardedFor
+            ),
+            refused: metrics.refusedConnection
+        )
         return Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in
-                CappedChildChannel(base: HTTP1Channel(responder: responder, configuration: http1), counter: perAddress)
+                CappedChildChannel(base: HTTP1Channel(responder: responder, configuration: http1), counter: perClient)
             },
             configuration: .init(
                 address: .hostname(host, port: port),

@@ -52,7 +52,8 @@ struct ServerServices: Sendable {
             database: database,
             challengeKeys: policies.pinKeys,
             signingKeys: SigningKeyCache(),
-            relyingPartyID: configuration.relyingPartyID
+            relyingPartyID: configuration.relyingPartyID,
+            stepUpNeedsVerifiedKey: configuration.stepUpNeedsVerifiedKey
         )
         let stepUp = StepUp(window: configuration.stepUpWindow, time: time)
         let ttl = configuration.challengeTTL

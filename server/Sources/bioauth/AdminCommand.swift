@@ -6,12 +6,15 @@ import Logging
 
 /// `bioauth admin`: a support desk's way in for a user who lost everything. Each subcommand acts
 /// on the database directly (SQLite file or PostgreSQL URL) on exactly one account, named by its id
-/// or its exact username and printed back with its id and creation time, and writes an audit event.
+/// or its exact username and printed back with its id and creation time, and writes an audit event;
+/// `list-keys` and `revoke-keys` act on device keys across every account, by their evidence's
+/// verdict.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password.",
-        subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self]
+        abstract:
+            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; list and revoke device keys by their evidence's verdict.",
+        subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self, ListKeys.self, RevokeKeys.self]
     )
 
     /// What every subcommand takes.
@@ -38,34 +41,102 @@ struct AdminCommand: AsyncParsableCommand {
                 ServerSetting.database.flag: database, ServerSetting.passwordCost.flag: passwordCost.map(String.init),
                 ServerSetting.oneTimePasswordHours.flag: oneTimePasswordHours.map(String.init),
             ].compactMapValues { $0 }
-            let configuration: ServerConfiguration
-            do {
-                configuration = try ServerConfiguration.resolve(
-                    flags: flags,
-                    environment: ProcessInfo.processInfo.environment,
-                    settings: [.database, .passwordCost, .oneTimePasswordHours]
-                )
-            } catch {
-                throw ValidationError(error.description)
-            }
-            var logger = Logger(label: "bioauth-admin")
-            logger.logLevel = .warning
-            let administration: AccountAdministration
-            do {
-                administration = try await AuthServer.administration(configuration: configuration, logger: logger)
-            } catch {
-                throw OperatorFailure.exit("cannot open \(configuration.databaseDescription): \(error)")
-            }
-            do {
+            return try await AdminCommand.withAdministration(flags: flags, settings: [.database, .passwordCost, .oneTimePasswordHours]) {
+                administration in
                 let account = try await administration.account(user)
                 print("account \(account)")
-                let result = try await body(administration, account)
-                try await administration.close()
-                return result
-            } catch {
-                try? await administration.close()
-                throw OperatorFailure.exit("\(error)")
+                return try await body(administration, account)
             }
+        }
+    }
+
+    /// Opens the database `flags` (and the environment) name, runs `body` on it, closes it;
+    /// failures are one line.
+    static func withAdministration<T: Sendable>(
+        flags: [String: String],
+        settings: [ServerSetting],
+        _ body: (AccountAdministration) async throws -> T
+    ) async throws -> T {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment, settings: settings)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var logger = Logger(label: "bioauth-admin")
+        logger.logLevel = .warning
+        let administration: AccountAdministration
+        do {
+            administration = try await AuthServer.administration(configuration: configuration, logger: logger)
+        } catch {
+            throw OperatorFailure.exit("cannot open \(configuration.databaseDescription): \(error)")
+        }
+        do {
+            let result = try await body(administration)
+            try await administration.close()
+            return result
+        } catch {
+            try? await administration.close()
+            throw OperatorFailure.exit("\(error)")
+        }
+    }
+
+    /// What `list-keys` and `revoke-keys` take: the database and a verdict.
+    struct KeySelection: ParsableArguments {
+        @Option(name: .customLong(ServerSetting.database.flag), help: ArgumentHelp("The server's database: " + ServerSetting.database.help))
+        var database: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The verdict on the keys' hardware evidence: verified, absent (none sent, under prefer), refused (did not verify, under prefer), none (registered under none), or unverified (every one but verified)."
+            )
+        )
+        var verdict: String
+
+        /// The verdict as a filter.
+        var filter: KeyVerdictFilter {
+            get throws {
+                guard let filter = KeyVerdictFilter(rawValue: verdict) else {
+                    throw ValidationError("--verdict \(verdict): one of \(KeyVerdictFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return filter
+            }
+        }
+
+        /// Runs `body` on the database with the filter.
+        func run<T: Sendable>(_ body: (AccountAdministration, KeyVerdictFilter) async throws -> T) async throws -> T {
+            let filter = try filter
+            let flags = [ServerSetting.database.flag: database].compactMapValues { $0 }
+            return try await AdminCommand.withAdministration(flags: flags, settings: [.database]) { try await body($0, filter) }
+        }
+    }
+
+    struct ListKeys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list-keys",
+            abstract: "List the live device keys of every account whose hardware evidence got the verdict, one a line, oldest first."
+        )
+        @OptionGroup var selection: KeySelection
+
+        func run() async throws {
+            let keys = try await selection.run { try await $0.deviceKeys($1) }
+            for key in keys { print(key) }
+            print("\(keys.count) key(s)")
+        }
+    }
+
+    struct RevokeKeys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-keys",
+            abstract:
+                "Revoke the live device keys of every account whose hardware evidence got the verdict, and the sessions they signed in; each is printed and recorded in its account's activity."
+        )
+        @OptionGroup var selection: KeySelection
+
+        func run() async throws {
+            let keys = try await selection.run { try await $0.revokeDeviceKeys($1) }
+            for key in keys { print("revoked \(key)") }
+            print("revoked \(keys.count) key(s)")
         }
     }
 

@@ -28,14 +28,22 @@ struct KeyAttestationTests {
         return path
     }()
 
-    static func run(_ mode: KeyAttestationMode, _ body: @escaping @Sendable (TestServer) async throws -> Void) async throws {
+    /// Runs `body` against a server under `mode` that trusts the test authorities, over the
+    /// database at `location` when given, with `more` settings.
+    static func run(
+        _ mode: KeyAttestationMode,
+        at location: String? = nil,
+        configure more: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (TestServer) async throws -> Void
+    ) async throws {
         let configure: (inout ServerConfiguration) -> Void = { configuration in
             configuration.keyAttestation = mode
             configuration.androidAllowedApps = [app.description]
             configuration.androidAttestationRootsFile = rootsFile
             configuration.appAttestAppIDs = [appID]
+            more(&configuration)
         }
-        try await TestServer.run(appAttestRoots: [apple.root], configure: configure, body)
+        try await TestServer.run(at: location, appAttestRoots: [apple.root], configure: configure, body)
     }
 
     /// Android evidence for `key`, made with a fresh challenge of the session's.

@@ -8,7 +8,12 @@ import Testing
 struct SigningKeyCacheTests {
     private func entry(_ user: String) throws -> SigningKeyCache.Entry {
         let key = SoftwareDeviceKey.es256()
-        return SigningKeyCache.Entry(userID: user, kind: .biometric, key: try DevicePublicKey(algorithm: .es256, bytes: key.publicKey()))
+        return SigningKeyCache.Entry(
+            userID: user,
+            kind: .biometric,
+            key: try DevicePublicKey(algorithm: .es256, bytes: key.publicKey()),
+            verified: false
+        )
     }
 
     @Test("it holds at most two generations of keys, and a key used again survives the rotation that drops the unused ones")

@@ -101,7 +101,7 @@ struct AccountCore: Sendable {
                 authentication: .init(method: proof.factor, registrationID: proof.credential.registrationID, passkeyID: proof.credential.passkeyID),
                 minutes: minutes,
                 now: now,
-                stepUpAt: proof.factor.allowsStepUp ? now : nil
+                stepUpAt: proof.stepsUp ? now : nil
             )
             token = issued.token
             target = .newSession(issued.session, tokenDigest: issued.token.digest)
@@ -153,7 +153,7 @@ struct AccountCore: Sendable {
                 purpose: target,
                 event: event,
                 clears: LockoutPolicy.cleared(bySuccessOf: proof.factor),
-                stepsUp: proof.factor.allowsStepUp
+                stepsUp: proof.stepsUp
             ),
             lockClock: clock
         )

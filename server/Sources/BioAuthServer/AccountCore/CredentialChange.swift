@@ -212,6 +212,18 @@ extension CredentialChange {
         Self(userID: userID, actor: .operator, movesEpoch: true, revokes: .everyCredential, events: [.adminRegistrationsRevoked])
     }
 
+    /// An operator revokes one device key of the account, and the sessions it signed in.
+    static func deviceKeyRevoked(_ registrationID: String, of userID: String) -> Self {
+        Self(
+            userID: userID,
+            actor: .operator,
+            movesEpoch: true,
+            revokes: .deviceKey(id: registrationID),
+            events: [.adminRegistrationsRevoked],
+            registrationID: registrationID
+        )
+    }
+
     /// An operator unlocks the password and the PIN. Nothing a verification saw changes.
     static func factorsUnlocked(_ userID: String) -> Self {
         Self(userID: userID, actor: .operator, movesEpoch: false, renews: .unlock, events: [.adminFactorsUnlocked])

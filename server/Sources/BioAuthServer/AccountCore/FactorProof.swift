@@ -11,6 +11,9 @@ import Foundation
 protocol FactorProof: Sendable {
     /// The factor it proves.
     var factor: AuthenticationMethod { get }
+    /// Whether its success steps the session up (``StepUp``): the factor's rule
+    /// (``AuthenticationMethod/allowsStepUp``) unless the credential itself may not.
+    var stepsUp: Bool { get }
     /// The account it is for; `nil` for a username without one (only a password attempt has none).
     var userID: String? { get }
     /// The account's credential epoch when the check began: a password change, a recovery or a
@@ -44,6 +47,7 @@ protocol FactorProof: Sendable {
 }
 
 extension FactorProof {
+    var stepsUp: Bool { factor.allowsStepUp }
     var challenge: ChallengeToSpend? { nil }
     var attempt: LockoutPolicy.Attempt? { nil }
     var failureEvent: AuditEvent.Kind? { nil }

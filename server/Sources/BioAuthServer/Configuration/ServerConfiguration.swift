@@ -63,11 +63,13 @@ package struct ServerConfiguration: Sendable {
     /// until one closes (the kernel's backlog holds the rest). 0: as many as the descriptor limit
     /// leaves room for, at most ``DescriptorBudget/defaultConnections``.
     package var maxConnections: Int = 0
-    /// Open connections one client address (the TCP peer) may hold; one more is closed as it is
-    /// accepted.
+    /// Open connections one client (the TCP peer's ``ClientAddress/limitKey(_:)``) may hold, at
+    /// most a quarter of ``maxConnections`` (not behind a trusted proxy); one more is closed as it
+    /// is accepted.
     package var maxConnectionsPerAddress: Int = 64
-    /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes; one
-    /// more is 503 `unavailable` (``HashingBudget``). 0: four per core.
+    /// Password and PIN checks (bcrypt) that may wait for a core while every core hashes, beyond
+    /// each client's first (clients are served in turn); one more is 503 `unavailable`
+    /// (``HashingBudget``). 0: four per core.
     package var hashQueue: Int = 0
     /// Password and PIN checks one client address may have running or waiting; one more is 429
     /// `rate_limited`.
@@ -119,6 +121,9 @@ package struct ServerConfiguration: Sendable {
     /// Under `require` with ``webAuthnAttestation`` `none`, whether accounts may still add
     /// passkeys, whose hardware nothing then vouches for (off: they are refused).
     package var allowUnattestedPasskeys: Bool = false
+    /// A device key whose hardware evidence did not verify (registered under `none` or `prefer`)
+    /// still signs in, but its sign-in steps up no more than a PIN's (``StepUp``).
+    package var stepUpNeedsVerifiedKey: Bool = false
     /// Android apps whose keys are accepted: `package:SHA-256 of the signing certificate`.
     package var androidAllowedApps: [String] = []
     /// Accept only StrongBox keys from Android, not TEE ones.

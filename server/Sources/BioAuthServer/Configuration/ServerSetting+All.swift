@@ -122,21 +122,21 @@ extension ServerSetting {
         "max-connections-per-address",
         \.maxConnectionsPerAddress,
         1...1_000_000,
-        "Open connections one client address may hold (behind a proxy, the proxy's)"
+        "Open connections one client (IPv4 address, IPv6 /64) may hold, at most a quarter of the total; behind --trust-forwarded-for, the proxy's and uncapped"
     )
     /// `--hash-queue`.
     package static let hashQueue = integer(
         "hash-queue",
         \.hashQueue,
         0...100_000,
-        "Password and PIN checks that may wait for a core; one more is 503 unavailable. 0: four per core"
+        "Password and PIN checks that may wait for a core beyond each client's first (clients take turns); one more is 503 unavailable. 0: four per core"
     )
     /// `--hashes-per-address`.
     package static let hashesPerAddress = integer(
         "hashes-per-address",
         \.hashesPerAddress,
         1...10_000,
-        "Password and PIN checks one client address may have running or waiting; one more is 429 rate_limited"
+        "Password and PIN checks one client (IPv4 address, IPv6 /64) may have running or waiting; one more is 429 rate_limited"
     )
     /// `--trust-forwarded-for`.
     package static let trustForwardedFor = toggle(
@@ -286,6 +286,12 @@ extension ServerSetting {
         \.allowUnattestedPasskeys,
         "Under --key-attestation require with --webauthn-attestation none, still let accounts add passkeys (a stolen session can then add its own)"
     )
+    /// `--step-up-needs-verified-key`.
+    package static let stepUpNeedsVerifiedKey = toggle(
+        "step-up-needs-verified-key",
+        \.stepUpNeedsVerifiedKey,
+        "A device key whose hardware evidence did not verify (registered under --key-attestation none or prefer) signs in, but not for credential changes (step-up)"
+    )
     /// `--android-allowed-app`, repeatable.
     package static let androidAllowedApp = list(
         "android-allowed-app",
@@ -349,7 +355,8 @@ extension ServerSetting {
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
-        allowUnattestedPasskeys, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID,
+        allowUnattestedPasskeys, stepUpNeedsVerifiedKey, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots,
+        androidRevocations, appAttestAppID,
         appAttestEnvironment,
         logLevel,
     ]

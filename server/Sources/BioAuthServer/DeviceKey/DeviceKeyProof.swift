@@ -38,6 +38,7 @@ struct DeviceKeyProof: FactorProof {
         self.newPINHash = newPINHash
     }
 
+    var stepsUp: Bool { factor.allowsStepUp && assertion.stepsUp }
     var userID: String? { assertion.userID }
     var epoch: Int64 { assertion.challenge.epoch }
     var credential: CredentialInUse { .deviceKey(registrationID: assertion.registrationID, newPINHash: newPINHash) }

@@ -12,6 +12,9 @@ package struct KeyAssertion: Sendable {
     var key: DevicePublicKey
     var signature: DeviceSignature
     var message: Data
+    /// Whether a sign-in with this key may step up (``StepUp``): its evidence verified, or the
+    /// operator lets keys without verified evidence step up.
+    var stepsUp: Bool
 
     /// Whether the device key signed this challenge's message.
     var signatureIsValid: Bool { key.isValidSignature(signature, for: message) }
@@ -26,6 +29,9 @@ struct KeyAssertionReader: Sendable {
     /// The keys of registrations that answered challenges before.
     let signingKeys: SigningKeyCache
     let relyingPartyID: String
+    /// Keys without verified hardware evidence do not step up
+    /// (``ServerConfiguration/stepUpNeedsVerifiedKey``).
+    let stepUpNeedsVerifiedKey: Bool
 
     /// Verifies challenge id `challengeID` under ``challengeKeys``, finds its registration's key
     /// (remembered in ``signingKeys``, or read and then remembered), which must be of `kind` (and
@@ -51,19 +57,21 @@ struct KeyAssertionReader: Sendable {
                 relyingPartyID: relyingPartyID,
                 registrationID: challenge.registrationID,
                 challenge: challenge.bytes
-            )
+            ),
+            stepsUp: owner.verified || !stepUpNeedsVerifiedKey
         )
     }
 
-    /// Registration `registrationID`'s owner and key if it is of `kind`: remembered, or read and
-    /// remembered.
-    private func signingKey(registrationID: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
+    /// Registration `registrationID`'s owner, key and verdict if it is of `kind`: remembered, or
+    /// read and remembered.
+    private func signingKey(registrationID: String, kind: RegistrationKind) async throws -> SigningKeyCache.Entry? {
         if let entry = signingKeys.entry(for: registrationID) {
-            return entry.kind == kind ? (entry.userID, entry.key) : nil
+            return entry.kind == kind ? entry : nil
         }
         guard let owner = try await database.read({ db in try await RegistrationTable.signingKey(db, id: registrationID, kind: kind) })
         else { return nil }
-        signingKeys.remember(.init(userID: owner.userID, kind: kind, key: owner.key), for: registrationID)
-        return owner
+        let entry = SigningKeyCache.Entry(userID: owner.userID, kind: kind, key: owner.key, verified: owner.verified)
+        signingKeys.remember(entry, for: registrationID)
+        return entry
     }
 }

@@ -5,8 +5,8 @@ import Synchronization
 /// key again: one database round trip (PostgreSQL) or thread hop (SQLite) less per sign-in, and
 /// no key parsed per request.
 ///
-/// What it holds cannot go stale. A registration's owner, kind and public key are written once,
-/// when it is started, and never changed; and a registration that an authentication challenge can
+/// What it holds cannot go stale. A registration's owner, kind, public key and evidence's verdict
+/// are written once, when it is started, and never changed; and a registration that an authentication challenge can
 /// name was active when the challenge was issued, and an active registration is never deleted,
 /// only revoked. Whether it is still active is not remembered: the completion's transaction checks
 /// that. So every instance may keep its own copy.
@@ -19,6 +19,8 @@ final class SigningKeyCache: Sendable {
         var userID: String
         var kind: RegistrationKind
         var key: DevicePublicKey
+        /// Its hardware evidence verified when it was registered.
+        var verified: Bool
     }
 
     private struct Generations {

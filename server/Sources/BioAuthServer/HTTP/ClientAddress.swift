@@ -7,7 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Who a request counts against for the per-address limit.
+/// Who a request or connection counts against for every per-client limit: requests per minute,
+/// connections (``ConnectionCounter``) and hashes (``HashingBudget``).
 enum ClientAddress {
     /// The limiter's key for an address: an IPv4 address as it is (also when it arrives
     /// IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address as its /64 — one host normally holds a

@@ -111,7 +111,7 @@ final class ServerMetrics: Sendable {
         Metrics.Counter(label: "bioauth_locked_attempts_total", dimensions: [("factor", factor.rawValue)], factory: factory).increment()
     }
 
-    /// A connection was closed as it was accepted: its address held its share (``ConnectionCounter``).
+    /// A connection was closed as it was accepted: its client held its share (``ConnectionCounter``).
     @Sendable func refusedConnection() {
         Metrics.Counter(label: "bioauth_connections_refused_total", factory: factory).increment()
     }

@@ -3,18 +3,21 @@ import Foundation
 import Synchronization
 
 /// The slow hashes (bcrypt, for passwords and PINs) the server runs at once, the ones it lets
-/// wait, and each client address's share of both.
+/// wait, and each client's share of both, served in turn.
 ///
-/// A hash takes a worker for a quarter of a second; without a bound, one address's unknown-user
+/// A hash takes a worker for a quarter of a second; without a bound, one client's unknown-user
 /// sign-ins queue ahead of everyone's. So a request that costs a hash takes a slot first:
 /// - ``workers`` slots run (one per core, NIO's thread pool has as many threads);
-/// - up to ``queueLimit`` more wait, first come first served; past that the request is refused at
-///   once, 503 `unavailable` with `Retry-After`;
-/// - one client address holds at most ``perClient`` slots, running or waiting (unknown usernames
-///   count like any); one more is 429 `rate_limited` with `Retry-After`.
+/// - the rest wait in their client's own queue, and a freed worker goes to the next client in turn
+///   (round robin): a newcomer waits for at most one hash per client ahead of it, divided among
+///   the workers, however many requests those clients have waiting;
+/// - a client's first waiting request always gets its turn; up to ``queueLimit`` more, all clients
+///   together, wait behind their clients' first; past that one is refused at once, 503
+///   `unavailable` with `Retry-After`;
+/// - one client (``ClientAddress/limitKey(_:)``) holds at most ``perClient`` slots, running or
+///   waiting (unknown usernames count like any); one more is 429 `rate_limited` with `Retry-After`.
 ///
-/// With every worker busy with one address's hashes, another address's hash waits for at most
-/// one hash to finish, then runs. A slot is taken before the attempt is reserved under the lockout
+/// A slot is taken before the attempt is reserved under the lockout
 /// (``AccountCore/reserve(_:usernameKey:subject:event:registrationID:spending:)``), so a refused
 /// request counts as no guess.
 final class HashingBudget: Sendable {
@@ -27,15 +30,21 @@ final class HashingBudget: Sendable {
 
     /// Hashes run at once.
     let workers: Int
-    /// Hashes that may wait for a worker.
+    /// Hashes that may wait beyond each waiting client's first.
     let queueLimit: Int
-    /// Slots one client address may hold, running or waiting.
+    /// Slots one client may hold, running or waiting.
     let perClient: Int
 
     private struct State {
         var running = 0
-        var waiting: [CheckedContinuation<Void, any Error>] = []
+        /// Slots each client holds, running or waiting.
         var byClient: [String: Int] = [:]
+        /// Each client's waiting requests, oldest first.
+        var waiting: [String: [CheckedContinuation<Void, any Error>]] = [:]
+        /// The clients with a request waiting, in the order of their turns.
+        var turns: [String] = []
+        /// Waiting requests beyond each client's first, bounded by ``queueLimit``.
+        var extra = 0
     }
 
     private let state = Mutex(State())
@@ -61,20 +70,26 @@ final class HashingBudget: Sendable {
     }
 
     private func acquire(_ client: String?) async throws {
+        let key = client ?? ""
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let admission = state.withLock { state -> Admission in
-                if let client, state.byClient[client, default: 0] >= perClient { return .overShare }
+                if client != nil, state.byClient[key, default: 0] >= perClient { return .overShare }
                 let admission: Admission
                 if state.running < workers {
                     state.running += 1
                     admission = .run
-                } else if state.waiting.count < queueLimit {
-                    state.waiting.append(continuation)
+                } else if state.waiting[key] == nil {
+                    state.turns.append(key)  // its first waiting request: its turn comes
+                    state.waiting[key] = [continuation]
+                    admission = .wait
+                } else if state.extra < queueLimit {
+                    state.extra += 1
+                    state.waiting[key]?.append(continuation)
                     admission = .wait
                 } else {
                     return .full
                 }
-                if let client { state.byClient[client, default: 0] += 1 }
+                state.byClient[key, default: 0] += 1
                 return admission
             }
             switch admission {
@@ -101,16 +116,26 @@ final class HashingBudget: Sendable {
     }
 
     private func release(_ client: String?) {
+        let key = client ?? ""
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            if let client {
-                let left = state.byClient[client, default: 1] - 1
-                state.byClient[client] = left > 0 ? left : nil
-            }
-            guard !state.waiting.isEmpty else {
+            let left = state.byClient[key, default: 1] - 1
+            state.byClient[key] = left > 0 ? left : nil
+            guard !state.turns.isEmpty else {
                 state.running -= 1
                 return nil
             }
-            return state.waiting.removeFirst()  // its worker passes on
+            // Its worker passes on to the next client in turn, which goes to the back if it has more.
+            let turn = state.turns.removeFirst()
+            var queue = state.waiting[turn] ?? []
+            let next = queue.removeFirst()
+            if queue.isEmpty {
+                state.waiting[turn] = nil
+            } else {
+                state.waiting[turn] = queue
+                state.turns.append(turn)
+                state.extra -= 1
+            }
+            return next
         }
         next?.resume()
     }

@@ -12,35 +12,24 @@ import Darwin
 final class RawSocket: @unchecked Sendable {
     private let fd: Int32
 
-    /// Connects to the loopback server on `port`, from `source` (another loopback address, such
-    /// as 127.0.0.2, is another client) when given.
-    init(port: Int, from source: String? = nil) throws {
+    /// Connects to the loopback server on `port` at `host` (127.0.0.1, or an IPv6 address such as
+    /// ::1), from `source` (another local address of the same family, such as 127.0.0.2, is
+    /// another client) when given.
+    init(port: Int, from source: String? = nil, to host: String = "127.0.0.1") throws {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
         #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
+        fd = socket(family, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0 else {
+            guard Self.withAddress(source, port: 0, { bind(fd, $0, $1) }) == 0 else {
                 close(fd)
                 throw POSIXError(.EADDRNOTAVAIL)
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard Self.withAddress(host, port: port, { connect(fd, $0, $1) }) == 0 else {
             close(fd)
             throw POSIXError(.ECONNREFUSED)
         }
@@ -50,6 +39,26 @@ final class RawSocket: @unchecked Sendable {
     }
 
     deinit { close(fd) }
+
+    /// Calls `body` with `address` (IPv4 or IPv6) and `port` as a socket address and its length.
+    private static func withAddress(_ address: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        if address.contains(":") {
+            var ipv6 = sockaddr_in6()
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else { return -1 }
+            return withUnsafePointer(to: &ipv6) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var ipv4 = sockaddr_in()
+        ipv4.sin_family = sa_family_t(AF_INET)
+        ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
+        ipv4.sin_addr.s_addr = inet_addr(address)
+        return withUnsafePointer(to: &ipv4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
 
     /// Sends everything; `false` once the connection is gone (the peer closed or reset it).
     @discardableResult

@@ -95,12 +95,65 @@ enum RegistrationTable {
         return try await db.raw(query).all().map { try $0.decode(column: "id", as: String.self) }
     }
 
-    /// The owner and key of registration `id` if it is of `kind`, whatever its status (the
-    /// completion's transaction checks that it is still active).
-    static func signingKey(_ db: any StatementDatabase, id: String, kind: RegistrationKind) async throws -> (userID: String, key: DevicePublicKey)? {
+    /// The owner, key and evidence's verdict of registration `id` if it is of `kind`, whatever its
+    /// status (the completion's transaction checks that it is still active).
+    static func signingKey(
+        _ db: any StatementDatabase,
+        id: String,
+        kind: RegistrationKind
+    ) async throws -> (userID: String, key: DevicePublicKey, verified: Bool)? {
         guard let row = try await db.first(SigningKey.self, .text(id), .text(kind.rawValue)) else { return nil }
         let key = try StoredRegistration.publicKey(algorithm: try row.enumeration(1, as: SignatureAlgorithm.self)) { try row.bytes(2) }
-        return (try row.text(0), key)
+        return (try row.text(0), key, try row.optionalText(3) == KeyAttestationResult.Verdict.verified.rawValue)
+    }
+
+    /// A live (pending or active) device key as an operator lists it.
+    struct LiveKey: Sendable, Equatable {
+        var id: String
+        var userID: String
+        var username: String
+        var kind: String
+        var status: String
+        /// The verdict on its evidence; `nil` when none was looked at.
+        var verdict: String?
+        var createdAt: Date
+        /// When its account was created.
+        var userCreatedAt: Date
+    }
+
+    /// Every live device key of every account whose evidence's verdict `filter` takes, oldest first.
+    static func liveKeys(_ db: any StatementDatabase, verdict filter: KeyVerdictFilter) async throws -> [LiveKey] {
+        var query = SQLQueryString(
+            """
+            SELECT r.id, r.user_id, u.username, r.kind, r.status, r.attestation_verdict, r.created_at, u.created_at AS user_created_at
+            FROM registrations r JOIN users u ON u.id = r.user_id
+            WHERE r.status IN ('pending', 'active') AND
+            """
+        )
+        let verified = KeyAttestationResult.Verdict.verified.rawValue
+        switch filter {
+        case .none: query.appendInterpolation(unsafeRaw: " r.attestation_verdict IS NULL")
+        case .unverified:
+            query.appendInterpolation(unsafeRaw: " (r.attestation_verdict IS NULL OR r.attestation_verdict <> ")
+            query.appendInterpolation(bind: verified)
+            query.appendInterpolation(unsafeRaw: ")")
+        case .verified, .absent, .refused:
+            query.appendInterpolation(unsafeRaw: " r.attestation_verdict = ")
+            query.appendInterpolation(bind: filter.rawValue)
+        }
+        query.appendInterpolation(unsafeRaw: " ORDER BY r.created_at, r.id")
+        return try await db.raw(query).all().map { row in
+            LiveKey(
+                id: try row.decode(column: "id", as: String.self),
+                userID: try row.decode(column: "user_id", as: String.self),
+                username: try row.decode(column: "username", as: String.self),
+                kind: try row.decode(column: "kind", as: String.self),
+                status: try row.decode(column: "status", as: String.self),
+                verdict: try row.decode(column: "attestation_verdict", as: String?.self),
+                createdAt: try row.decodeDate(column: "created_at"),
+                userCreatedAt: try row.decodeDate(column: "user_created_at")
+            )
+        }
     }
 
     /// The credential epoch of an active registration's owner (what a challenge for it carries), or
@@ -112,7 +165,7 @@ enum RegistrationTable {
     /// ``signingKey(_:id:kind:)``'s query, run for every sign-in.
     enum SigningKey: PreparedStatementText {
         static let name = "bioauth_registration_signing_key"
-        static let sql = "SELECT user_id, algorithm, public_key FROM registrations WHERE id = $1 AND kind = $2"
+        static let sql = "SELECT user_id, algorithm, public_key, attestation_verdict FROM registrations WHERE id = $1 AND kind = $2"
         static let parameters: [SQLType] = [.text, .text]
     }
 
