@@ -3,6 +3,7 @@ package com.bioauth.kit.platform.android
 import android.app.KeyguardManager
 import android.content.Context
 import android.os.Build
+import android.os.SystemClock
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.device.DeviceInfo
 
@@ -27,6 +28,7 @@ public object AndroidDevice {
                 override val apiLevel: Int = Build.VERSION.SDK_INT
                 override fun isDeviceSecure(): Boolean = keyguard.isDeviceSecure
                 override fun isDeviceLocked(): Boolean = keyguard.isDeviceLocked
+                override fun elapsedRealtimeMillis(): Long = SystemClock.elapsedRealtime()
             },
         )
     }
