@@ -98,6 +98,15 @@ struct AccessTokenTests {
         #expect(server.with { $0.tokenRequests } == ["session_1", "session_2"])
     }
 
+    @Test("a re-authentication drops the cached token: the next one says the fresh proof")
+    func reauthenticationDropsTheCache() async throws {
+        let client = try await signedInClient()
+        let first = try await client.accessToken()
+        try await client.reauthenticate(password: "correct horse")
+        #expect(try await client.accessToken() != first)
+        #expect(server.tokenRequestCount == 2)
+    }
+
     @Test("a 401 from the server means the session is over: invalid_session, the client signed out, no token kept")
     func unauthorizedSignsOut() async throws {
         let client = try await signedInClient()

@@ -64,7 +64,7 @@ struct AccessTokenCache {
     }
 
     /// Forgets the token and the request under way (a request already sent still answers its
-    /// callers, but its token is not kept): on sign-out, a new sign-in, an ended session.
+    /// callers, but its token is not kept): whenever the client's session changes.
     mutating func drop() {
         cached = nil
         flight = nil

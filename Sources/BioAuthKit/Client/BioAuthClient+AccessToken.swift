@@ -6,7 +6,9 @@ extension BioAuthClient {
     /// many callers ask at once, one request is made and they share its answer. Needs only the
     /// session the client holds: never a prompt.
     ///
-    /// The cached token is forgotten on sign-out, on a new sign-in and when the session ends.
+    /// The cached token is forgotten on sign-out, on a new sign-in, when the session ends and after
+    /// a re-authentication (a new token then carries the fresh `auth_time`, for a backend that asks
+    /// for a recent one).
     ///
     /// - Throws: ``BioAuthError/notSignedIn``; ``BioAuthError/server(_:)`` with `invalid_session`
     ///   when the session has ended on the server (the client is then signed out); transport errors.

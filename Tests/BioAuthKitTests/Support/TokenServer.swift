@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The parts of a BioAuth server that ``BioAuthClient/accessToken()`` talks to: password sign-in
-/// (a new session token each time), sign-out, and `POST /v1/sessions/current/access-token`, which
+/// (a new session token each time), re-authentication, sign-out, and `POST /v1/sessions/current/access-token`, which
 /// counts its requests, answers `401 invalid_session` for a session that ended, and can hold its
 /// answers (made when the request arrived) until released.
 final class TokenServer: HTTPTransport, @unchecked Sendable {
@@ -46,20 +46,27 @@ final class TokenServer: HTTPTransport, @unchecked Sendable {
         return (data, HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!)
     }
 
+    static let user = User(id: "usr_1", username: "alice", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+
+    private func session(_ now: Date, stepUpAt: Date? = nil) -> Session {
+        Session(
+            id: "ses_1",
+            userID: Self.user.id,
+            createdAt: now,
+            expiresAt: now + 3600,
+            authentication: .init(method: .password),
+            stepUpAt: stepUpAt
+        )
+    }
+
     private func respond(_ route: String, _ bearer: String?, _ state: inout State) -> (Int, (any Encodable)?) {
         let now = Date()
         switch route {
         case "POST /v1/sessions/password":
             state.sessions += 1
-            let user = User(id: "usr_1", username: "alice", createdAt: now)
-            let session = Session(
-                id: "ses_\(state.sessions)",
-                userID: user.id,
-                createdAt: now,
-                expiresAt: now + 3600,
-                authentication: .init(method: .password)
-            )
-            return (200, SignInResponse(sessionToken: "session_\(state.sessions)", session: session, user: user))
+            return (200, SignInResponse(sessionToken: "session_\(state.sessions)", session: session(now), user: Self.user))
+        case "POST /v1/sessions/current/reauthenticate":
+            return (200, CurrentSessionResponse(session: session(now, stepUpAt: now), user: Self.user))
         case "DELETE /v1/sessions/current":
             if let bearer { state.ended.insert(bearer) }
             return (204, nil)
