@@ -21,9 +21,11 @@ extension BioAuthClient {
             case .wait(let shared): flight = shared
             case .fetch: flight = requestAccessToken(session: session)
             }
-            let token = try await flight.value.get()
+            switch await flight.value {
+            case .failure(let error): throw error
             // Signed out or in anew while it was under way: decide again for the client's session now.
-            if current?.token == session { return token }
+            case .success(let token): if current?.token == session { return token }
+            }
         }
     }
 

@@ -33,11 +33,11 @@ public actor BioAuthClient {
         var user: User
     }
 
-    /// The signed-in session. A change of session (sign-out, a new sign-in, an ended session)
-    /// drops the cached access token.
+    /// The signed-in session. Any change of it (sign-out, a new sign-in, an ended session, a
+    /// re-authentication, which a token's claims would then miss) drops the cached access token.
     var current: Current? {
         didSet {
-            if current?.token != oldValue?.token { accessTokens.drop() }
+            if current?.token != oldValue?.token || current?.session != oldValue?.session { accessTokens.drop() }
         }
     }
 
