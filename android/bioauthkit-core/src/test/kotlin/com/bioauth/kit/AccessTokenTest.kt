@@ -99,6 +99,15 @@ class AccessTokenTest {
     }
 
     @Test
+    fun `a re-authentication drops the cached token - the next one says the fresh proof`() = runSuspend {
+        val account = signedIn()
+        val first = account.client.accessToken()
+        account.client.reauthenticate(Account.PASSWORD)
+        assertNotEquals(first, account.client.accessToken())
+        assertEquals(2, tap.tokenRequests.size)
+    }
+
+    @Test
     fun `a 401 from the server means the session is over - invalid_session, the client signed out, no token kept`() = runSuspend {
         val account = signedIn()
         account.client.accessToken()

@@ -74,7 +74,7 @@ internal class AccessTokenCache {
 
     /**
      * Forgets the token and the request under way (a request already sent still answers its
-     * callers, but its token is not kept): on sign-out, a new sign-in, an ended session.
+     * callers, but its token is not kept): whenever the client's session changes.
      */
     @Synchronized
     fun drop() {

@@ -78,7 +78,8 @@ public class BioAuthClient(
      * for at least the next minute: the cached one while it has a minute left, else a new one.
      * However many callers ask at once, one request is made and they share its answer. Needs only
      * the session the client holds: **no prompt**. The cached token is forgotten on sign-out, on a
-     * new sign-in and when the session ends. Throws `NOT_SIGNED_IN`; `SERVER` `invalid_session`
+     * new sign-in, when the session ends and after a re-authentication (a new token then carries
+     * the fresh `auth_time`, for a backend that asks for a recent one). Throws `NOT_SIGNED_IN`; `SERVER` `invalid_session`
      * when the session has ended on the server (the client is then signed out); `TRANSPORT`.
      */
     public suspend fun accessToken(): AccessToken = accessTokens.token()

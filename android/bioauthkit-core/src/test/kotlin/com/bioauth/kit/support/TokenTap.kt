@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList
 
 /**
  * The way to the loopback server, tapped at `POST /v1/sessions/current/access-token`: it counts
- * those requests (with their bearer) and can hold their answers, made when each request arrived,
+ * those requests (with their bearer, once the server has answered) and can hold their answers
  * until released. Every other call goes to the server as sent.
  */
 class TokenTap : HttpTransport {
@@ -22,8 +22,8 @@ class TokenTap : HttpTransport {
 
     override fun send(method: String, url: URL, body: ByteArray?, bearer: String?): HttpAnswer {
         if (!url.path.endsWith(ACCESS_TOKEN)) return transport.send(method, url, body, bearer)
-        tokenRequests += bearer.orEmpty()
         val answer = transport.send(method, url, body, bearer).let { if (it.status == 404) minted(url, bearer) else it }
+        tokenRequests += bearer.orEmpty()
         while (held) Thread.sleep(2)
         return answer
     }
@@ -32,7 +32,7 @@ class TokenTap : HttpTransport {
     private fun minted(url: URL, bearer: String?): HttpAnswer {
         val session = transport.send("GET", URL(url, "/v1/sessions/current"), null, bearer)
         if (session.status != 200) return session
-        val body = "{\"access_token\":\"at-${tokenRequests.size}-${bearer.hashCode()}\",\"token_type\":\"Bearer\",\"expires_in\":300," +
+        val body = "{\"access_token\":\"at-${System.nanoTime()}-${bearer.hashCode()}\",\"token_type\":\"Bearer\",\"expires_in\":300," +
             "\"expires_at\":\"2030-01-01T00:00:00Z\"}"
         return HttpAnswer(200, null, body.toByteArray())
     }
