@@ -15,7 +15,9 @@ import Foundation
 }
 
 /// The system's monotonic clock that counts sleep: `CLOCK_MONOTONIC` on Apple platforms (it
-/// includes sleep there, as `mach_continuous_time`), `CLOCK_BOOTTIME` on Linux.
+/// includes sleep there, as `mach_continuous_time`), `CLOCK_BOOTTIME` on Linux. Only differences
+/// of it are used (never the boot time), and it is none of the system boot time APIs Apple's
+/// privacy manifest asks a reason for (PrivacyManifestTests).
 struct MonotonicClock: DeviceClock {
     func seconds() -> Double {
         #if canImport(Darwin)
@@ -25,7 +27,7 @@ struct MonotonicClock: DeviceClock {
         clock_gettime(CLOCK_BOOTTIME, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         #else
-        return ProcessInfo.processInfo.systemUptime
+        return Date().timeIntervalSince1970  // no monotonic clock reached here: the date
         #endif
     }
 }
