@@ -16,12 +16,14 @@ import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.withTimeout
+import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotEquals
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import java.util.Base64
 
 /**
  * `accessToken()` against the loopback server: a token valid for at least the next minute, one
@@ -34,9 +36,12 @@ class AccessTokenTest {
     private suspend fun signedIn(device: SimulatedDevice = SimulatedDevice()) = Account.signedIn(device, transport = tap)
 
     @Test
-    fun `a cached token is reused - two calls, one request`() = runSuspend {
+    fun `a cached token is reused - two calls, one request - and it is the server's JWS for this user`() = runSuspend {
         val account = signedIn()
         val first = account.client.accessToken()
+        val parts = first.token.split('.')
+        assertEquals(3, parts.size)
+        assertEquals(account.client.user?.id, JSONObject(String(Base64.getUrlDecoder().decode(parts[1]))).getString("sub"))
         account.device.advanceClock(30_000)
         assertEquals(first, account.client.accessToken())
         assertEquals(1, tap.tokenRequests.size)
