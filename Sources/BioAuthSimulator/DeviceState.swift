@@ -31,6 +31,8 @@ struct DeviceState: Sendable {
     var evaluatePolicyHooked = false
     var entitlementMissing = false
     var hasSecureEnclave = true
+    /// The device's monotonic clock (``SimulatedDevice/advanceClock(by:)``), in seconds.
+    var clock: Double = 1_000
 
     static let lockoutThreshold = 5
 

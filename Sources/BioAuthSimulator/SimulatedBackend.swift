@@ -3,7 +3,7 @@ import Foundation
 
 /// The device seen through BioAuthKit's seams: each call goes to the device's own method of the
 /// same name (`SimulatedDevice+Keychain`, `+SecureEnclave`, `+LocalAuthentication`).
-struct SimulatedBackend: KeychainBackend, SecureKeyBackend, LocalAuthenticationBackend {
+struct SimulatedBackend: KeychainBackend, SecureKeyBackend, LocalAuthenticationBackend, DeviceClock {
     let device: SimulatedDevice
 
     func add(_ query: KeychainQuery) -> KeychainStatus { device.add(query) }
@@ -18,4 +18,5 @@ struct SimulatedBackend: KeychainBackend, SecureKeyBackend, LocalAuthenticationB
     }
     func makeContext() -> any AuthenticationContext { device.makeContext() }
     var isSecureEnclaveAvailable: Bool { device.isSecureEnclaveAvailable }
+    func seconds() -> Double { device.state.withLock { $0.clock } }
 }

@@ -35,14 +35,15 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.appAttest = appAttest.map(SimulatedAppAttest.init(maker:))
     }
 
-    /// The keychain, Secure Enclave, LocalAuthentication and App Attest of this device, for BioAuthKit.
+    /// The keychain, Secure Enclave, LocalAuthentication, App Attest and clock of this device, for BioAuthKit.
     public var backends: DeviceBackends {
         let backend = SimulatedBackend(device: self)
         return DeviceBackends(
             keychain: backend,
             secureKeys: backend,
             localAuthentication: backend,
-            appAttest: appAttest.map(SimulatedAppAttestBackend.init(service:))
+            appAttest: appAttest.map(SimulatedAppAttestBackend.init(service:)),
+            clock: backend
         )
     }
 
@@ -153,6 +154,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// `SecureEnclave.isAvailable` is false and a Secure Enclave key cannot be made.
     public func setHasSecureEnclave(_ has: Bool) {
         state.withLock { $0.hasSecureEnclave = has }
+    }
+
+    /// Moves the device's monotonic clock forward: time passes for the deadlines the client keeps
+    /// (an access token's), while the device's date and the server's clock stay as they are.
+    public func advanceClock(by seconds: Double) {
+        state.withLock { $0.clock += seconds }
     }
 
     /// Simulates a build without the keychain entitlement (every call answers -34018).

@@ -25,6 +25,7 @@ public actor BioAuthClient {
     let keys: DeviceKeyStore
     let records: PlainRecords
     let appAttestation: AppAttestation
+    let clock: any DeviceClock
 
     struct Current {
         var token: String
@@ -32,7 +33,16 @@ public actor BioAuthClient {
         var user: User
     }
 
-    var current: Current?
+    /// The signed-in session. Any change of it (sign-out, a new sign-in, an ended session, a
+    /// re-authentication, which a token's claims would then miss) drops the cached access token.
+    var current: Current? {
+        didSet {
+            if current?.token != oldValue?.token || current?.session != oldValue?.session { accessTokens.drop() }
+        }
+    }
+
+    /// The access token handed to the app's backend (``accessToken()``).
+    var accessTokens = AccessTokenCache()
 
     /// The last reconciliation the client performed (also reported by the call that did it).
     public internal(set) var lastReconciliation: ReconciliationAction?
@@ -60,6 +70,7 @@ public actor BioAuthClient {
         keys = DeviceKeyStore(service: configuration.keychainService, backends: device)
         records = PlainRecords(keychain: device.keychain, service: configuration.keychainService + ".client")
         appAttestation = AppAttestation(backend: device.appAttest, records: records, enabled: configuration.appAttest)
+        clock = device.clock
     }
 
     /// The signed-in user, if any.

@@ -10,17 +10,21 @@ public struct DeviceBackends: Sendable {
     @_spi(DeviceSeam) public var localAuthentication: any LocalAuthenticationBackend
     /// App Attest (DeviceCheck), where the platform has it; `nil` where it does not.
     @_spi(DeviceSeam) public var appAttest: (any AppAttestBackend)?
+    /// The clock the client's own deadlines are kept on (``DeviceClock``).
+    @_spi(DeviceSeam) public var clock: any DeviceClock
 
-    /// Bundles the backends.
+    /// Bundles the backends; `clock` is the system's monotonic clock unless given.
     @_spi(DeviceSeam) public init(
         keychain: any KeychainBackend,
         secureKeys: any SecureKeyBackend,
         localAuthentication: any LocalAuthenticationBackend,
-        appAttest: (any AppAttestBackend)? = nil
+        appAttest: (any AppAttestBackend)? = nil,
+        clock: (any DeviceClock)? = nil
     ) {
         self.keychain = keychain
         self.secureKeys = secureKeys
         self.localAuthentication = localAuthentication
         self.appAttest = appAttest
+        self.clock = clock ?? MonotonicClock()
     }
 }

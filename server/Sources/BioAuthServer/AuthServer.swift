@@ -70,6 +70,13 @@ package struct AuthServer: Sendable {
             metrics: metrics,
             logger: logger
         )
+        do {
+            // The first signing key, when there is none yet (every instance tries; one stores it).
+            try await services.accessTokens.keys.rotate()
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
         return AuthServer(
             configuration: configuration,
             database: database,
@@ -94,6 +101,28 @@ package struct AuthServer: Sendable {
             core: AccountCore(configuration: configuration, database: database, time: .system, metrics: ServerMetrics())
         )
     }
+
+    /// Opens the database for the operator's signing-key actions (`bioauth admin signing-keys`),
+    /// creating and migrating it as needed, with the key file (or PIN key file) that seals the keys.
+    package static func signingKeyAdministration(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "bioauth")
+    ) async throws -> SigningKeyAdministration {
+        let wrap = try ServerPolicies.signingKeyWrap(configuration, pinKeys: try ServerPolicies.pinKeyRing(configuration, logger: logger))
+        let database = try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger)
+        let keys = SigningKeyStore(
+            database: database,
+            wrap: wrap,
+            time: .system,
+            algorithm: configuration.accessTokenAlgorithm,
+            rotation: configuration.signingKeyRotation,
+            logger: logger
+        )
+        return SigningKeyAdministration(keys: keys)
+    }
+
+    /// The operator's signing-key actions on this server's open database.
+    package var signingKeyAdministration: SigningKeyAdministration { SigningKeyAdministration(keys: services.accessTokens.keys) }
 
     /// The operator's account actions (`bioauth admin`) on this server's open database.
     package var administration: AccountAdministration { services.administration }

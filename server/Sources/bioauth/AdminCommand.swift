@@ -13,8 +13,11 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract:
-            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; list and revoke device keys by their evidence's verdict.",
-        subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self, ListKeys.self, RevokeKeys.self]
+            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; list and revoke device keys by their evidence's verdict; the access-token signing keys.",
+        subcommands: [
+            Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self, ListKeys.self, RevokeKeys.self,
+            SigningKeysCommand.self,
+        ]
     )
 
     /// What every subcommand takes.

@@ -24,6 +24,9 @@ final class SampleAuth: ObservableObject {
         device: .apple
     )
 
+    /// The bank's own API, called with BioAuth's access tokens.
+    lazy var bank = BankAPI(client: client)
+
     @Published private(set) var user: User?
     @Published private(set) var availability: BiometricAvailability?
     @Published private(set) var biometricSignInEnabled = false
@@ -118,6 +121,29 @@ final class SampleAuth: ObservableObject {
         await run {
             user = try await client.signInWithPIN(pin).user
             return nil
+        }
+    }
+
+    /// Loads the balance from the bank's API with an access token (no prompt).
+    func loadBalance() async {
+        await run {
+            let balance = try await bank.balance()
+            return "Balance: \(balance.amount) \(balance.currency)"
+        }
+    }
+
+    /// Sends a transfer; when the bank asks for a recent strong authentication, one biometric
+    /// re-authentication renews it (the client then fetches a token that says so) and it is sent again.
+    func transfer() async {
+        await run {
+            do {
+                try await bank.transfer()
+            } catch BankAPI.Refusal.stepUpNeeded {
+                guard biometricSignInEnabled else { return "The bank asks you to sign in again with your password first." }
+                try await client.reauthenticateWithBiometrics(prompt: "Confirm the transfer")
+                try await bank.transfer()
+            }
+            return "Transfer accepted."
         }
     }
 

@@ -14,7 +14,8 @@ import kotlinx.coroutines.launch
  * The sample's one screen. It hosts the biometric prompt (androidx.biometric needs a
  * FragmentActivity) and walks the iOS sample's flow: a returning user signs in with biometrics
  * (one prompt); a new one signs up, signs in with the password, turns biometric sign-in on (one
- * prompt) and sets a PIN kept behind biometrics (one prompt). The title bar shows where it is.
+ * prompt) and sets a PIN kept behind biometrics (one prompt); signed in, it loads the balance from
+ * the bank's own API with an access token ([BankApi], no prompt). The title bar shows where it is.
  * Closing the screen cancels the flow, which dismisses a prompt on screen.
  */
 class MainActivity : FragmentActivity() {
@@ -46,7 +47,10 @@ class MainActivity : FragmentActivity() {
                     auth.setPIN(DEMO_PIN)
                 }
             }
-            setTitle(auth.message ?: auth.user?.let { "Signed in as ${it.username}" } ?: "Signed out")
+            // Load balance from the bank's API: its own backend, called with an access token.
+            if (auth.user != null) auth.loadBalance()
+            val signedIn = auth.user?.let { user -> "Signed in as ${user.username}" + (auth.balance?.let { " · balance $it" } ?: "") }
+            setTitle(auth.message ?: signedIn ?: "Signed out")
         }
     }
 

@@ -10,6 +10,7 @@ import com.bioauth.kit.platform.android.AndroidBiometricPrompt
 import com.bioauth.kit.platform.android.AndroidDevice
 import com.bioauth.kit.protocol.ServerErrorCode
 import com.bioauth.kit.protocol.User
+import java.io.IOException
 
 /**
  * What the iOS guide's `Auth` model does (docs/BIOAUTHKIT.md, "The whole flow"), on Android: one
@@ -23,11 +24,17 @@ class SampleAuth private constructor(context: Context) {
         BioAuthConfiguration(serverUrl = "http://10.0.2.2:8080", relyingPartyId = "bank.example"),
         AndroidDevice.backends(context, prompts),
     )
+    /** The bank's own API, called with BioAuth's access tokens. */
+    private val bank = BankApi(client)
     private val enablePrompt = PromptText(title = "Use your fingerprint to sign in to Bank")
     private val signInPrompt = PromptText(title = "Sign in to Bank")
 
     /** The signed-in user, if any. */
     var user: User? = null
+        private set
+
+    /** The balance from the bank's API, once loaded. */
+    var balance: String? = null
         private set
 
     /** The last message for the user (`null` after a success). */
@@ -42,6 +49,23 @@ class SampleAuth private constructor(context: Context) {
     suspend fun signInWithPIN(pin: String) = run { user = client.signInWithPIN(pin).user }
     suspend fun signOut() = run { client.signOut(); user = null }
     suspend fun disableBiometrics() = run { client.disableBiometricSignIn() }
+
+    /** Loads the balance from the bank's API with an access token (no prompt). */
+    suspend fun loadBalance() = run { balance = bank.balance() }
+
+    /**
+     * Sends a transfer; when the bank asks for a recent strong authentication, one biometric
+     * re-authentication renews it (the client then fetches a token that says so) and it is sent again.
+     */
+    suspend fun transfer() = run {
+        try {
+            bank.transfer()
+        } catch (refusal: BankApi.Refusal) {
+            if (!refusal.stepUpNeeded) throw refusal
+            client.reauthenticateWithBiometrics(signInPrompt)
+            bank.transfer()
+        }
+    }
 
     /** Whether biometric sign-in is enabled and usable here (no prompt). */
     suspend fun biometricsEnabled(): Boolean = client.isBiometricSignInEnabled()
@@ -61,6 +85,8 @@ class SampleAuth private constructor(context: Context) {
                     "Sign-in failed (${error.code})."
                 }
             }
+        } catch (error: IOException) {
+            "The bank's API did not answer as expected (${error.message})."
         }
     }
 

@@ -18,12 +18,12 @@ import kotlinx.coroutines.sync.withLock
  * thread (blocking work, storage writes included, runs on `Dispatchers.IO`). Calls that may show a
  * prompt or change this device's keys run one at a time; the others ([availability],
  * [isBiometricSignInEnabled], [signUp], [signIn], [reauthenticate], [signOut],
- * [signOutEverywhereElse]) never wait for them, so a prompt on screen holds none of them up.
+ * [signOutEverywhereElse], [accessToken]) never wait for them, so a prompt on screen holds none of them up.
  *
  * The features live in their own classes, as the Swift client's extensions do: passwords and
  * sessions ([PasswordFlows]), biometric sign-in ([BiometricFlows]), the kept session
- * ([KeptSession]), the PIN ([PinFlows]), re-authentication ([StepUp]) and reconciliation
- * ([Reconciliation]).
+ * ([KeptSession]), the PIN ([PinFlows]), re-authentication ([StepUp]), reconciliation
+ * ([Reconciliation]) and access tokens for the app's backend ([AccessTokenFlow]).
  */
 public class BioAuthClient(
     /** What the client was configured with. */
@@ -39,6 +39,7 @@ public class BioAuthClient(
     private val biometrics = BiometricFlows(core, enrolled, stepUp)
     private val keptSession = KeptSession(core)
     private val pins = PinFlows(core, stepUp, reconciliation)
+    private val accessTokens = AccessTokenFlow(core)
     private val serial = Mutex()
 
     /** Runs a call that may prompt or change this device's keys after the one before it ended. */
@@ -71,6 +72,17 @@ public class BioAuthClient(
      */
     public suspend fun changePassword(current: String, new: String, reauthentication: Reauthentication? = null): Unit =
         one { passwords.changePassword(current, new, reauthentication) }
+
+    /**
+     * An access token for the app's own backend (`POST /v1/sessions/current/access-token`), valid
+     * for at least the next minute: the cached one while it has a minute left, else a new one.
+     * However many callers ask at once, one request is made and they share its answer. Needs only
+     * the session the client holds: **no prompt**. The cached token is forgotten on sign-out, on a
+     * new sign-in, when the session ends and after a re-authentication (a new token then carries
+     * the fresh `auth_time`, for a backend that asks for a recent one). Throws `NOT_SIGNED_IN`; `SERVER` `invalid_session`
+     * when the session has ended on the server (the client is then signed out); `TRANSPORT`.
+     */
+    public suspend fun accessToken(): AccessToken = accessTokens.token()
 
     /** Ends every other session of the account, on every device. */
     public suspend fun signOutEverywhereElse(): Unit = passwords.signOutEverywhereElse()

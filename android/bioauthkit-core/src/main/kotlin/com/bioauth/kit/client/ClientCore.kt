@@ -24,7 +24,24 @@ internal class ClientCore(val configuration: BioAuthConfiguration, val device: D
     /** The signed-in session: its token (never stored in the clear), the session and its user. */
     class Current(val token: String, val session: Session, val user: User)
 
+    /** The access token handed to the app's backend; dropped whenever [current] changes. */
+    val accessTokens = AccessTokenCache()
+
+    /**
+     * The signed-in session. Any change of it (sign-out, a new sign-in, an ended session, a
+     * re-authentication, which a token's claims would then miss) drops the cached access token.
+     */
     @Volatile var current: Current? = null
+        set(value) {
+            if (value?.token != field?.token || value?.session != field?.session) accessTokens.drop()
+            field = value
+        }
+
+    /** The server said [token]'s session is over: signed out here, if it is still the current one. */
+    @Synchronized
+    fun sessionEnded(token: String) {
+        if (current?.token == token) current = null
+    }
 
     fun requireToken(): String = current?.token ?: throw BioAuthException(Code.NOT_SIGNED_IN)
 

@@ -10,4 +10,10 @@ public interface DeviceInfo {
 
     /** `KeyguardManager.isDeviceLocked()`. */
     public fun isDeviceLocked(): Boolean
+
+    /**
+     * `SystemClock.elapsedRealtime()`: milliseconds since boot, sleep included, unmoved by setting
+     * the date. The deadlines the client keeps itself (an access token's) are measured on it.
+     */
+    public fun elapsedRealtimeMillis(): Long
 }

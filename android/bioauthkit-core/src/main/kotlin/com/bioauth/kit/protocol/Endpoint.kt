@@ -11,6 +11,7 @@ internal enum class Endpoint(val method: String, val template: String) {
     GET_CURRENT_SESSION("GET", "/v1/sessions/current"),
     SIGN_OUT("DELETE", "/v1/sessions/current"),
     REAUTHENTICATE("POST", "/v1/sessions/current/reauthenticate"),
+    CREATE_ACCESS_TOKEN("POST", "/v1/sessions/current/access-token"),
     SIGN_OUT_ELSEWHERE("DELETE", "/v1/sessions"),
     CREATE_ATTESTATION_CHALLENGE("POST", "/v1/biometric/attestation-challenges"),
     START_REGISTRATION("POST", "/v1/biometric/registrations"),

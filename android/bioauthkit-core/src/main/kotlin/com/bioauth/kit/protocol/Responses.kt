@@ -28,6 +28,22 @@ internal data class CurrentSessionResponse(val session: Session, val user: User)
     }
 }
 
+/**
+ * `{access_token, token_type, expires_in, expires_at}`: `POST /v1/sessions/current/access-token`, a
+ * short-lived token for the app's own backend. [expiresIn] is seconds from when it was minted; a
+ * client counts them from when it received the answer ([expiresAt] is the server's clock).
+ */
+internal data class AccessTokenResponse(val accessToken: String, val tokenType: String, val expiresIn: Int, val expiresAt: String) {
+    /** Leaves the token out: it is never written to a log. */
+    override fun toString(): String = "AccessTokenResponse(token_type=$tokenType, expires_in=$expiresIn, expires_at=$expiresAt)"
+
+    companion object {
+        fun from(json: JSONObject) = AccessTokenResponse(
+            json.getString("access_token"), json.getString("token_type"), json.getInt("expires_in"), json.getString("expires_at"),
+        )
+    }
+}
+
 /** `{registration_id, challenge, expires_at}`: a registration (or a PIN's key) started. */
 internal data class RegistrationStartResponse(val registrationId: String, val challenge: String, val expiresAt: String) {
     /** The challenge's bytes (checked to be base64url when read). */

@@ -67,7 +67,20 @@ public class SimulatedDevice(
         override val apiLevel get() = this@SimulatedDevice.apiLevel
         override fun isDeviceSecure() = this@SimulatedDevice.isDeviceSecure()
         override fun isDeviceLocked() = this@SimulatedDevice.isLocked
+        override fun elapsedRealtimeMillis() = this@SimulatedDevice.elapsedRealtimeMillis
     })
+
+    /** `SystemClock.elapsedRealtime()`; [advanceClock] moves it. */
+    @Volatile public var elapsedRealtimeMillis: Long = 1_000_000
+        private set
+
+    /**
+     * Lets [millis] pass on the phone's elapsed-realtime clock: time passes for the deadlines the
+     * client keeps (an access token's), while the phone's date and the server's clock stay as they are.
+     */
+    @Synchronized public fun advanceClock(millis: Long) {
+        elapsedRealtimeMillis += millis
+    }
 
     init {
         require(apiLevel >= 23) { "the SDK's minSdk is 23" }

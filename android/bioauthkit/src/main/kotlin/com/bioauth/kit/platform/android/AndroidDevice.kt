@@ -8,6 +8,13 @@ import com.bioauth.kit.device.DeviceInfo
 
 /** This phone's backends for `BioAuthClient`: the Keystore, androidx.biometric's prompt, SharedPreferences. */
 public object AndroidDevice {
+    /**
+     * `android.os.SystemClock.elapsedRealtime()` (API 1), named by reflection: the API excerpt
+     * scripts/test-android type-checks against (../shared/tools/android-typecheck/api) has no
+     * `SystemClock`. Call it directly once the excerpt has it.
+     */
+    private val elapsedRealtime = Class.forName("android.os.SystemClock").getMethod("elapsedRealtime")
+
     /** The SharedPreferences file the SDK writes by default (`bioauth.xml`: the shipped backup rules exclude it). */
     public const val DEFAULT_PREFERENCES: String = "bioauth"
 
@@ -27,6 +34,7 @@ public object AndroidDevice {
                 override val apiLevel: Int = Build.VERSION.SDK_INT
                 override fun isDeviceSecure(): Boolean = keyguard.isDeviceSecure
                 override fun isDeviceLocked(): Boolean = keyguard.isDeviceLocked
+                override fun elapsedRealtimeMillis(): Long = elapsedRealtime.invoke(null) as Long
             },
         )
     }
