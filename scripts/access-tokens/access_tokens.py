@@ -8,8 +8,9 @@ signed by a key in A's set; only its claims differ):
     B  like A but --issuer http://127.0.0.1:PB                                  (another issuer)
     C  like A but --access-token-audience other-api                             (another audience)
     F  like A, under `faketime -f +600s`: its tokens' nbf is ten minutes ahead  (not yet valid)
-The example backend runs twice: E1 finds A's key set through A's RFC 8414 metadata; E2 reads it
-from a counting proxy in this process (--jwks-url), to count its fetches.
+and G on a database of its own with --access-token-algorithm EdDSA. The example backend runs for
+A twice: E1 finds A's key set through A's RFC 8414 metadata; E2 reads it from a counting proxy in
+this process (--jwks-url), to count its fetches; and once for G.
 
 Scenarios: genuine tokens verify (both verifiers), `POST /transfer` wants a recent step-up, the
 example's refetch on an unknown kid is rate-limited, and each hostile token is refused by BOTH
@@ -51,8 +52,8 @@ AUDIENCE = "bank-api"
 OTHER_AUDIENCE = "other-api"
 LIFETIME = 30             # --access-token-lifetime, the server's least
 LEEWAY = 1                # the example's --leeway
-STEP_UP_MAX_AGE = 4       # the example's --step-up-max-age for POST /transfer
-REFETCH_INTERVAL = 5      # E2's --key-refetch-interval
+STEP_UP_MAX_AGE = 8       # the example's --step-up-max-age for POST /transfer
+REFETCH_INTERVAL = 10     # E2's --key-refetch-interval
 PASSWORD = "access token test password"
 ALGORITHMS = ["ES256", "EdDSA"]
 
@@ -99,12 +100,12 @@ def http(method, url, body=None, token=None):
 class Server(BioAuthServer):
     """`bioauth serve` with access tokens (see the module's docstring)."""
 
-    def __init__(self, issuer_port=None, audience=AUDIENCE, database=None, wrapper=()):
+    def __init__(self, issuer_port=None, audience=AUDIENCE, database=None, wrapper=(), extra_args=()):
         port = free_port()
         self.issuer = f"http://127.0.0.1:{issuer_port or port}"
         super().__init__(prefix="bioauth-access-tokens.", port=port, database=database, wrapper=wrapper, extra_args=[
             "--issuer", self.issuer, "--access-token-audience", audience,
-            "--access-token-lifetime", str(LIFETIME), "--log-level", "debug"])
+            "--access-token-lifetime", str(LIFETIME), "--log-level", "debug", *extra_args])
         self.base = f"http://127.0.0.1:{port}"
         self.tokens = []  # every session and access token it handed out, for the log check
 
@@ -265,6 +266,7 @@ class Run:
         self.proxy = CountingProxy(self.a.base)
         self.counted = Example(self.a.issuer, ["--jwks-url", self.proxy.url + "/.well-known/jwks.json",
                                               "--key-refetch-interval", str(REFETCH_INTERVAL)])
+        self.examples = [self.example, self.counted]
         self.refused = 0
         self.username = self.a.sign_up()
 
@@ -290,7 +292,7 @@ class Run:
         return f"example 401 ({example_reason}), PyJWT {pyjwt_error}"
 
     def stop(self):
-        for process in [self.example, self.counted, *self.others, self.a]:
+        for process in [*self.examples, *self.others, self.a]:
             try:
                 process.stop()
             except Exception:  # noqa: BLE001 - stopping the rest matters more
@@ -336,6 +338,27 @@ def genuine_token_verifies(run):
     return f"{header['alg']}, amr {claims['amr']}, {LIFETIME} s: PyJWT accepts, the example's GET /balance is 200 for sub"
 
 
+def eddsa_token_verifies(run):
+    """A server of its own (its own database and so its own keys) told --access-token-algorithm
+    EdDSA, and an example backend for it."""
+    server = Server(extra_args=["--access-token-algorithm", "EdDSA"])
+    run.others.append(server)
+    run.examples.append(Example(server.issuer))
+    session = server.sign_in(server.sign_up())
+    token = server.access_token(session)
+    header, claims, _ = parts(token)
+    if header.get("alg") != "EdDSA":
+        raise Failure(f"the header: {header}")
+    try:
+        PyJWTVerifier(server.issuer).verify(token)
+    except jwt.PyJWTError as error:
+        raise Failure(f"PyJWT refused a genuine EdDSA token: {type(error).__name__}: {error}")
+    status, _, body = run.examples[-1].call("GET", "/balance", token)
+    if status != 200 or body.get("account") != claims["sub"]:
+        raise Failure(f"the example answered {status} {body}")
+    return "Ed25519: PyJWT accepts, the example's GET /balance is 200"
+
+
 def key_set_is_cacheable(run):
     body, headers = key_set(run)
     cache = headers.get("Cache-Control") or ""
@@ -369,25 +392,39 @@ def transfer_wants_recent_step_up(run):
     return f"fresh step-up 200; {STEP_UP_MAX_AGE + 2} s old 401 insufficient_user_authentication (GET /balance 200); re-authenticated 200"
 
 
-def unknown_kid_refetch_is_rate_limited(run):
-    _, token = run.genuine()
-    status, _, _ = run.counted.call("GET", "/balance", token)
-    if status != 200:
-        raise Failure(f"a genuine token at the counted example: {status}")
-    time.sleep(REFETCH_INTERVAL + 0.5)
-    before = run.proxy.fetches
-    claims = parts(token)[1]
-    for _ in range(40):
+def made_up_kids(run, claims, count):
+    """Sends `count` tokens with made-up kids to E2; returns (key-set fetches, seconds it took)."""
+    before, started = run.proxy.fetches, time.monotonic()
+    for _ in range(count):
         status, challenge, _ = run.counted.call("GET", "/balance", signed_with_own_key(claims, f"made-up-{secrets.token_hex(6)}"))
         if status != 401 or "kid is not in the key set" not in (challenge or ""):
             raise Failure(f"a made-up kid: {status} {challenge!r}")
-    fetched = run.proxy.fetches - before
-    if fetched != 1:
-        raise Failure(f"40 made-up kids made the example fetch the key set {fetched} times, expected once")
+    return run.proxy.fetches - before, time.monotonic() - started
+
+
+def unknown_kid_refetch_is_rate_limited(run):
+    _, token = run.genuine()
+    claims = parts(token)[1]
+    asked = time.monotonic()
+    status, _, _ = run.counted.call("GET", "/balance", token)
+    fetched_by = time.monotonic()
+    if status != 200 or run.proxy.fetches != 1:
+        raise Failure(f"a genuine token at the counted example: {status}, {run.proxy.fetches} fetches")
+    fetches, _ = made_up_kids(run, claims, 40)
+    if time.monotonic() - asked >= REFETCH_INTERVAL:
+        raise Failure(f"the first 40 made-up kids took over {REFETCH_INTERVAL} s: inconclusive")
+    if fetches != 0:
+        raise Failure(f"40 made-up kids within {REFETCH_INTERVAL} s of a fetch: {fetches} fetches, expected none")
+    time.sleep(max(0.0, fetched_by + REFETCH_INTERVAL + 0.5 - time.monotonic()))
+    fetches, took = made_up_kids(run, claims, 40)
+    if took >= REFETCH_INTERVAL:
+        raise Failure(f"the next 40 made-up kids took over {REFETCH_INTERVAL} s: inconclusive")
+    if fetches != 1:
+        raise Failure(f"40 made-up kids after {REFETCH_INTERVAL} s: {fetches} fetches, expected one (the first unknown kid's)")
     status, _, _ = run.counted.call("GET", "/balance", token)
     if status != 200:
         raise Failure(f"a genuine token afterwards: {status}")
-    return f"40 made-up kids, {REFETCH_INTERVAL} s after the last fetch: the key set fetched once, then the genuine token still 200"
+    return f"40 made-up kids within {REFETCH_INTERVAL} s of a fetch: none; 40 more after it: one; the genuine token still 200"
 
 
 def alg_none(run):
@@ -490,7 +527,7 @@ def no_token_in_logs(run):
             if token.count(".") == 2:
                 secrets_seen.extend(token.split(".")[1:])
     logs = [(f"bioauth serve on {server.port}", server.logs()) for server in run.servers()]
-    logs += [("the example backend", run.example.logs()), ("the counted example backend", run.counted.logs())]
+    logs += [(f"the example backend on {example.port}", example.logs()) for example in run.examples]
     for name, text in logs:
         leaked = sum(1 for secret in secrets_seen if secret in text)
         if leaked:
@@ -510,6 +547,7 @@ HOSTILE = [
 ]
 SCENARIOS = [
     ("genuine-token-verifies", genuine_token_verifies),
+    ("eddsa-token-verifies", eddsa_token_verifies),
     ("key-set-is-cacheable", key_set_is_cacheable),
     ("revoked-session-stops-new-tokens", revoked_session_stops_new_tokens),
     ("transfer-wants-recent-step-up", transfer_wants_recent_step_up),
@@ -530,13 +568,15 @@ def main(filters):
     except Exception as error:  # noqa: BLE001 - the setup's failure is the run's
         print(f"FAIL setup: {error}")
         return 1
+    print(f"setup: {len(run.servers())} servers, {len(run.examples)} example backends ({time.monotonic() - started:.1f} s)", flush=True)
     passed = failed = 0
     try:
         for name, scenario in chosen:
             try:
+                began = time.monotonic()
                 detail = scenario(run)
                 passed += 1
-                print(f"PASS {name}: {detail}", flush=True)
+                print(f"PASS {name}: {detail} ({time.monotonic() - began:.1f} s)", flush=True)
             except Exception as error:  # noqa: BLE001 - one scenario's failure must not hide the rest
                 failed += 1
                 print(f"FAIL {name}: {error}", flush=True)
