@@ -41,7 +41,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from jwt import PyJWKClient
 
@@ -55,6 +55,8 @@ LEEWAY = 1                # the example's --leeway
 STEP_UP_MAX_AGE = 8       # the example's --step-up-max-age for POST /transfer
 REFETCH_INTERVAL = 10     # E2's --key-refetch-interval
 PASSWORD = "access token test password"
+PIN = "73952814"
+RELYING_PARTY = "localhost"   # bioauth serve's default --relying-party
 ALGORITHMS = ["ES256", "EdDSA"]
 
 
@@ -95,6 +97,15 @@ def http(method, url, body=None, token=None):
         return status, headers, None
 
 
+def signed_message(ceremony, registration_id, challenge):
+    """docs/PROTOCOL.md §2: "BIOAUTH-V1" NUL, the ceremony byte, then the relying party, the
+    registration id and the challenge's bytes, each after its 2-byte big-endian length."""
+    def field(data):
+        return len(data).to_bytes(2, "big") + data
+    raw = base64.urlsafe_b64decode(challenge + "=" * (-len(challenge) % 4))
+    return b"BIOAUTH-V1\x00" + bytes([ceremony]) + field(RELYING_PARTY.encode()) + field(registration_id.encode()) + field(raw)
+
+
 # The processes.
 
 class Server(BioAuthServer):
@@ -124,6 +135,32 @@ class Server(BioAuthServer):
         if answer and answer.get("session_token"):
             self.tokens.append(answer["session_token"])
         return username
+
+    def pin_session(self, session):
+        """Sets a PIN with a new PIN key (P-256, made here, as the phone's hardware would) from a
+        password session, then signs in with it (docs/PROTOCOL.md §4.3): the PIN session's token."""
+        key = ec.generate_private_key(ec.SECP256R1())
+        point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        status, _, started = http("PUT", self.base + "/v1/users/me/pin",
+                                  {"pin": PIN, "algorithm": "ES256", "public_key": b64url(point)}, token=session)
+        if status not in (200, 201):
+            raise Failure(f"setPin: {status} {started}")
+        registration = started["registration_id"]
+        signature = key.sign(signed_message(0x01, registration, started["challenge"]), ec.ECDSA(hashes.SHA256()))
+        status, _, answer = http("POST", self.base + f"/v1/biometric/registrations/{registration}/verify",
+                                 {"signature": b64url(signature)}, token=session)
+        if status not in (200, 201):
+            raise Failure(f"verifyRegistration of the PIN key: {status} {answer}")
+        status, _, challenge = http("POST", self.base + "/v1/biometric/challenges", {"registration_id": registration})
+        if status not in (200, 201):
+            raise Failure(f"createChallenge: {status} {challenge}")
+        signature = key.sign(signed_message(0x02, registration, challenge["challenge"]), ec.ECDSA(hashes.SHA256()))
+        status, _, answer = http("POST", self.base + "/v1/sessions/pin",
+                                 {"challenge_id": challenge["challenge_id"], "signature": b64url(signature), "pin": PIN})
+        if status not in (200, 201):
+            raise Failure(f"PIN sign-in: {status} {answer}")
+        self.tokens.append(answer["session_token"])
+        return answer["session_token"]
 
     def access_token(self, session):
         """POST /v1/sessions/current/access-token: the token, after checking the answer's shape."""
@@ -402,6 +439,26 @@ def made_up_kids(run, claims, count):
     return run.proxy.fetches - before, time.monotonic() - started
 
 
+def pin_session_has_no_step_up(run):
+    """A PIN never counts as a strong factor: its session's token has no step_up_at, so POST
+    /transfer is refused however fresh the token; GET /balance takes it."""
+    session = run.a.pin_session(run.a.sign_in(run.username))
+    token = run.a.access_token(session)
+    try:
+        claims = run.pyjwt.verify(token)
+    except jwt.PyJWTError as error:
+        raise Failure(f"PyJWT refused a PIN session's token: {type(error).__name__}: {error}")
+    if "step_up_at" in claims or "pin" not in claims.get("amr", []):
+        raise Failure(f"a PIN session's claims: amr {claims.get('amr')}, step_up_at {claims.get('step_up_at')}")
+    status, challenge, _ = run.example.call("POST", "/transfer", token)
+    if status != 401 or not (challenge or "").startswith('Bearer error="insufficient_user_authentication"'):
+        raise Failure(f"POST /transfer with a PIN session's token: {status} {challenge!r}")
+    status, _, _ = run.example.call("GET", "/balance", token)
+    if status != 200:
+        raise Failure(f"GET /balance with a PIN session's token: {status}")
+    return f"amr {claims['amr']}, no step_up_at: POST /transfer 401 insufficient_user_authentication, GET /balance 200"
+
+
 def unknown_kid_refetch_is_rate_limited(run):
     _, token = run.genuine()
     claims = parts(token)[1]
@@ -551,6 +608,7 @@ SCENARIOS = [
     ("key-set-is-cacheable", key_set_is_cacheable),
     ("revoked-session-stops-new-tokens", revoked_session_stops_new_tokens),
     ("transfer-wants-recent-step-up", transfer_wants_recent_step_up),
+    ("pin-session-has-no-step-up", pin_session_has_no_step_up),
     ("unknown-kid-refetch-is-rate-limited", unknown_kid_refetch_is_rate_limited),
     *HOSTILE,
     ("expired", expired),
