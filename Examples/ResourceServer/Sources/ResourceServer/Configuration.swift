@@ -20,8 +20,8 @@ struct Configuration: Sendable {
     var stepUpMaxAge: TimeInterval = 300
     /// Clock skew tolerated on `exp`, `nbf` and `step_up_at`, between BioAuth's clock and ours.
     var leeway: TimeInterval = 30
-    /// The least time between two fetches of the key set caused by a token whose `kid` is not in
-    /// it, so that tokens with made-up key ids cannot make this backend hammer BioAuth.
+    /// The least time between two fetches of the key set (for a token whose `kid` is not in it, or
+    /// after its `max-age`), so that tokens with made-up key ids cannot make this backend hammer BioAuth.
     var keyRefetchInterval: TimeInterval = 30
 
     /// Reads `arguments` (without the program's name); throws a message for the user otherwise.
