@@ -92,6 +92,7 @@ extension AuthServer {
         let meta = MetaRoutes(services: services, openAPIDocument: OpenAPIDocument.bytes)
         let passkeys = PasskeyRoutes(services: services, relatedOrigins: configuration.allowedWebAuthnOrigins)
         let sessionRoutes = SessionRoutes(services: services)
+        let accessTokens = AccessTokenRoutes(services: services)
 
         let router = Router(context: BioAuthRequestContext.self)
         let knownRoutes = KnownRoutes()
@@ -118,6 +119,7 @@ extension AuthServer {
         meta.addPublicRoutes(to: router)
         passkeys.addPublicRoutes(to: router)
         accountPage.addPublicRoutes(to: router)
+        accessTokens.addPublicRoutes(to: router)
 
         let authenticated = router.group()
             .add(middleware: BearerAuthenticator(sessions: services.sessions))
@@ -125,6 +127,7 @@ extension AuthServer {
             .add(middleware: CallerRequiredMiddleware())
         accounts.addAuthenticatedRoutes(to: authenticated)
         sessionRoutes.addAuthenticatedRoutes(to: authenticated)
+        accessTokens.addAuthenticatedRoutes(to: authenticated)
         biometrics.addAuthenticatedRoutes(to: authenticated)
         meta.addAuthenticatedRoutes(to: authenticated)
         passkeys.addAuthenticatedRoutes(to: authenticated)

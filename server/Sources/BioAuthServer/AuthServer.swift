@@ -70,6 +70,13 @@ package struct AuthServer: Sendable {
             metrics: metrics,
             logger: logger
         )
+        do {
+            // The first signing key, when there is none yet (every instance tries; one stores it).
+            try await services.accessTokens.keys.rotate()
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
         return AuthServer(
             configuration: configuration,
             database: database,

@@ -25,13 +25,17 @@ package struct ServerPolicies: Sendable {
     var hashing: HashingBudget
     /// This instance's count of authentication challenges per registration.
     var challengeRate: ChallengeRateLimit
+    /// What seals the access-token signing keys in the database.
+    var signingKeyWrap: SigningKeyWrap
 
     /// The policies `configuration` describes; tests give throwaway PIN keys, or an evidence policy
     /// over their own App Attest root.
     init(configuration: ServerConfiguration, pinKeys: PINKeyRing? = nil, keyAttestation: KeyAttestationPolicy? = nil, logger: Logger? = nil) throws {
         relyingParty = try Self.relyingParty(configuration)
         self.keyAttestation = try keyAttestation ?? Self.keyAttestationPolicy(configuration)
-        self.pinKeys = try pinKeys ?? Self.pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
+        let pinKeys = try pinKeys ?? Self.pinKeyRing(configuration, logger: logger)  // last: it may create the SQLite server's key file
+        self.pinKeys = pinKeys
+        signingKeyWrap = try Self.signingKeyWrap(configuration, pinKeys: pinKeys)
         passkeysAllowed =
             configuration.keyAttestation != .require || configuration.webAuthnAttestation == .direct || configuration.allowUnattestedPasskeys
         hashing = Self.hashingBudget(configuration)
@@ -71,6 +75,14 @@ package struct ServerPolicies: Sendable {
             )
         }
         return try PINKeyRing.load(path: beside, create: true)
+    }
+
+    /// What seals the signing keys: the keys of `--signing-key-file` (created beside a SQLite
+    /// database's own when missing, as the PIN key file is; a PostgreSQL fleet's must exist), or
+    /// keys derived from the PIN keys when none is named.
+    static func signingKeyWrap(_ configuration: ServerConfiguration, pinKeys: PINKeyRing) throws -> SigningKeyWrap {
+        guard let file = configuration.signingKeyFile else { return SigningKeyWrap(derivedFrom: pinKeys) }
+        return try SigningKeyWrap.load(path: file, create: !DatabaseLocation.isPostgres(configuration.databasePath))
     }
 
     /// The passkey relying party the configuration describes; `direct` attestation reads its

@@ -33,6 +33,8 @@ struct ServerServices: Sendable {
     let housekeeping: Housekeeping
     /// The operator's account actions (`bioauth admin`).
     let administration: AccountAdministration
+    /// Access tokens, the key set that verifies them and the fleet's signing keys.
+    let accessTokens: AccessTokenService
 
     /// Builds every service over `database` with `policies`.
     init(
@@ -113,7 +115,31 @@ struct ServerServices: Sendable {
             assertions: assertions
         )
         self.audit = AuditLog(database: database)
-        self.housekeeping = Housekeeping(configuration: configuration, database: database, time: time, clock: clock, logger: logger)
+        let signingKeys = SigningKeyStore(
+            database: database,
+            wrap: policies.signingKeyWrap,
+            time: time,
+            algorithm: configuration.accessTokenAlgorithm,
+            rotation: configuration.signingKeyRotation,
+            logger: logger
+        )
+        self.accessTokens = AccessTokenService(
+            database: database,
+            time: time,
+            keys: signingKeys,
+            issuer: configuration.accessTokenIssuer,
+            audiences: configuration.accessTokenAudienceList,
+            lifetime: configuration.accessTokenLifetime,
+            passkeysVerifyUser: policies.relyingParty.userVerification == .required
+        )
+        self.housekeeping = Housekeeping(
+            configuration: configuration,
+            database: database,
+            time: time,
+            clock: clock,
+            signingKeys: signingKeys,
+            logger: logger
+        )
         self.administration = AccountAdministration(configuration: configuration, core: core)
     }
 }

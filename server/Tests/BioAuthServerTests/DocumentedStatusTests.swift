@@ -220,6 +220,10 @@ struct DocumentedStatusTests {
                 json: PasskeySignInRequest(ceremonyID: "wac_none", credential: try authenticator.authenticate(signInCeremony.publicKey))
             )
             try await api.call(.get, "/.well-known/webauthn")
+            try await api.call(.get, "/.well-known/jwks.json")
+            try await api.call(.get, "/.well-known/oauth-authorization-server")
+            try await api.call(.post, "/v1/sessions/current/access-token", token: token)
+            try await api.call(.post, "/v1/sessions/current/access-token")
             for asset in ["/", "/assets/app.js", "/assets/app.css", "/assets/no-such-file.js"] { try await api.call(.get, asset) }
 
             // The account page's browser session (its cookie calls are tested in BrowserSessionTests).

@@ -139,6 +139,9 @@ struct ServerSettingsTests {
             )
         case "app-attest-app-id": return ("ABCDE12345.com.example.bank", "ABCDE12345.com.example.a,VWXYZ67890.com.example.b")
         case "app-attest-environment": return ("development", "production")
+        case "issuer": return ("https://auth.bank.example", "http://localhost:8080")
+        case "access-token-audience": return ("https://api.bank.example", "payments,https://api.bank.example")
+        case "access-token-algorithm": return ("EdDSA", "ES256")
         default: return ("first.example", "second.example")
         }
     }

@@ -18,6 +18,9 @@ import Logging
 ///   username's counters were forgotten tells nobody whether it exists; a lock until cleared stays;
 /// - audit events and counted failures older than ``auditRetention``.
 ///
+/// It also stores the next access-token signing key when the schedule asks for one
+/// (``SigningKeySchedule``).
+///
 /// Revoked registrations stay: their public keys must remain unusable for new registrations.
 struct Housekeeping: Sendable {
     /// How long after a challenge's expiry (by the database's clock) its spent id is kept: the
@@ -34,6 +37,8 @@ struct Housekeeping: Sendable {
     let auditRetention: Duration
     /// How long a username's failure counters are kept idle, with an account or without.
     let lockoutIdle: Duration
+    /// The access-token signing keys, rotated on their schedule.
+    let signingKeys: SigningKeyStore
     let logger: Logger
 
     /// How many rows one purge removed, by table.
@@ -43,6 +48,8 @@ struct Housekeeping: Sendable {
         var pendingRegistrations = 0
         var lockouts = 0
         var auditEvents = 0
+        /// The signing key stored by this purge's rotation, if one was due.
+        var signingKeyAdded: String?
     }
 
     /// Removes everything that has outlived its use, as of now.
@@ -55,7 +62,7 @@ struct Housekeeping: Sendable {
         let clock = self.clock
         let margin = Int64(Self.spentChallengeMargin.timeInterval * 1000)
         let lockoutIdle = Int64(self.lockoutIdle.timeInterval * 1000)
-        return try await database.transaction { db in
+        var report = try await database.transaction { db in
             var report = Report()
             let databaseNow = try await clock.read(db)
             report.challenges =
@@ -69,6 +76,9 @@ struct Housekeeping: Sendable {
             report.auditEvents = try await AuditLog.purge(db, writtenBy: auditCutoff)
             return report
         }
+        // Every instance tries; the key's unique generation lets exactly one store it.
+        report.signingKeyAdded = try await signingKeys.rotate()?.kid
+        return report
     }
 
     /// How many sessions are live now, for the metrics gauge: counted here, off the request path,
@@ -108,7 +118,14 @@ struct Housekeeping: Sendable {
 
 extension Housekeeping {
     /// The purge over `database` with `configuration`'s retentions and the challenge lifetime.
-    init(configuration: ServerConfiguration, database: any DatabaseProvider, time: TimeSource, clock: DatabaseClock, logger: Logger) {
+    init(
+        configuration: ServerConfiguration,
+        database: any DatabaseProvider,
+        time: TimeSource,
+        clock: DatabaseClock,
+        signingKeys: SigningKeyStore,
+        logger: Logger
+    ) {
         self.init(
             database: database,
             time: time,
@@ -117,6 +134,7 @@ extension Housekeeping {
             retention: configuration.expiredSessionRetention,
             auditRetention: configuration.auditRetention,
             lockoutIdle: configuration.auditRetention,
+            signingKeys: signingKeys,
             logger: logger
         )
     }

@@ -133,6 +133,20 @@ package struct ServerConfiguration: Sendable {
     package var appAttestAppIDs: [String] = []
     /// The App Attest environment accepted: `production` or `development`.
     package var appAttestEnvironment: AppAttestEnvironment = .production
+    /// The access tokens' issuer (`iss`), the server's public address; `nil`: `https://` and the
+    /// relying-party id.
+    package var issuer: String?
+    /// The audiences (`aud`) every access token names; empty: the issuer.
+    package var accessTokenAudiences: [String] = []
+    /// How long an access token lives (at most ``AccessTokenAlgorithm/longestLifetime``).
+    package var accessTokenLifetime: Duration = .seconds(300)
+    /// The algorithm new signing keys are made for.
+    package var accessTokenAlgorithm: AccessTokenAlgorithm = .es256
+    /// The file of keys the signing keys' private halves are sealed with before they are stored;
+    /// `nil`: keys derived from the PIN keys.
+    package var signingKeyFile: String?
+    /// How long a signing key signs before the housekeeping replaces it.
+    package var signingKeyRotation: Duration = .seconds(30 * 86_400)
     /// The least severe log messages written.
     package var logLevel: Logger.Level = .info
 
@@ -148,12 +162,30 @@ package enum WebAuthnAttestation: String, Sendable, CaseIterable {
     case direct
 }
 
+/// What access tokens are signed with (`--access-token-algorithm`), as JWS names it.
+package enum AccessTokenAlgorithm: String, Sendable, CaseIterable {
+    /// ECDSA over P-256 with SHA-256.
+    case es256 = "ES256"
+    /// Ed25519.
+    case edDSA = "EdDSA"
+
+    /// The longest an access token may live, whatever the settings: a replaced signing key stays
+    /// in the key set this long after it stopped signing.
+    static let longestLifetime: Duration = .seconds(3_600)
+}
+
 extension ServerConfiguration {
     /// The passkey origins in force: ``webAuthnOrigins``, or the default they stand for.
     package var allowedWebAuthnOrigins: [String] {
         guard webAuthnOrigins.isEmpty else { return webAuthnOrigins }
         return ["https://\(relyingPartyID)"] + (relyingPartyID == "localhost" && port != 0 ? ["http://localhost:\(port)"] : [])
     }
+
+    /// The access tokens' issuer in force: ``issuer``, or `https://` and the relying-party id.
+    package var accessTokenIssuer: String { issuer ?? "https://\(relyingPartyID)" }
+
+    /// The access tokens' audiences in force: ``accessTokenAudiences``, or the issuer.
+    package var accessTokenAudienceList: [String] { accessTokenAudiences.isEmpty ? [accessTokenIssuer] : accessTokenAudiences }
 
     /// The event loops when none are set: half the cores, at least one. The handlers run on
     /// Swift's concurrency pool and the database on threads of its own, so the event loops only

@@ -330,6 +330,54 @@ extension ServerSetting {
         \.appAttestEnvironment,
         "The App Attest environment accepted: production or development"
     )
+    /// `--issuer`.
+    package static let issuer = ServerSetting(
+        flag: "issuer",
+        summary: "The server's public address, the access tokens' iss: an https URL without query or fragment (http only for localhost)",
+        defaultText: "https://RELYING-PARTY",
+        value: { $0.issuer }
+    ) { configuration, text in
+        guard isIssuer(text) else { return .outOfRange }
+        configuration.issuer = text
+        return .written
+    }
+    /// `--access-token-audience`, repeatable.
+    package static let accessTokenAudience = list(
+        "access-token-audience",
+        \.accessTokenAudiences,
+        "An audience (aud) every access token names: the app's backends (repeatable)",
+        defaultText: "the issuer",
+        isValid: { !$0.isEmpty && $0.utf8.count <= 255 }
+    )
+    /// `--access-token-lifetime`.
+    package static let accessTokenLifetime = duration(
+        "access-token-lifetime",
+        \.accessTokenLifetime,
+        30...3_600,
+        in: .seconds,
+        "Seconds an access token lives; a revoked session's tokens live on at most this long"
+    )
+    /// `--access-token-algorithm`.
+    package static let accessTokenAlgorithm = choice(
+        "access-token-algorithm",
+        \.accessTokenAlgorithm,
+        "What new signing keys sign access tokens with: ES256 or EdDSA (Ed25519)"
+    )
+    /// `--signing-key-file`.
+    package static let signingKeyFile = file(
+        "signing-key-file",
+        \.signingKeyFile,
+        "File of the keys that seal the access-token signing keys in the database (the same file on every instance)",
+        defaultText: "keys derived from the PIN key file"
+    )
+    /// `--signing-key-rotation-days`.
+    package static let signingKeyRotationDays = duration(
+        "signing-key-rotation-days",
+        \.signingKeyRotation,
+        1...365,
+        in: .days,
+        "Days an access-token signing key signs before the housekeeping replaces it"
+    )
     /// `--log-level`.
     package static let logLevel = ServerSetting(
         flag: "log-level",
@@ -350,7 +398,7 @@ extension ServerSetting {
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
         allowUnattestedPasskeys, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots, androidRevocations, appAttestAppID,
-        appAttestEnvironment,
+        appAttestEnvironment, issuer, accessTokenAudience, accessTokenLifetime, accessTokenAlgorithm, signingKeyFile, signingKeyRotationDays,
         logLevel,
     ]
 
@@ -359,6 +407,15 @@ extension ServerSetting {
         let parts = text.split(separator: ".", maxSplits: 1)
         return parts.count == 2 && parts[0].count == 10 && parts[0].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
             && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+
+    /// An issuer: an `https` URL (`http` for `localhost` or `127.0.0.1`) with a host, no query,
+    /// fragment, user or trailing slash (RFC 8414 §2).
+    static func isIssuer(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, let host = url.host, !host.isEmpty, !text.hasSuffix("/") else { return false }
+        let local = host == "localhost" || host == "127.0.0.1"
+        return (scheme == "https" || (scheme == "http" && local)) && url.query == nil && url.fragment == nil && url.user == nil
+            && !text.contains("?") && !text.contains("#")
     }
 
     /// A web origin as browsers serialise it: a scheme, `://`, a host and an optional port; no

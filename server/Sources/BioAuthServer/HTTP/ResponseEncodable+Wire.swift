@@ -6,6 +6,7 @@ import Hummingbird
 // BioAuthProtocol's types are the contract's, shared with clients that know nothing of
 // Hummingbird, so their conformance is declared here.
 
+extension AccessTokenResponse: @retroactive ResponseEncodable {}
 extension AttestationChallengeResponse: @retroactive ResponseEncodable {}
 extension AuditEventListResponse: @retroactive ResponseEncodable {}
 extension CurrentSessionResponse: @retroactive ResponseEncodable {}

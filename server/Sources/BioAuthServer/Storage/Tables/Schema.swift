@@ -199,5 +199,28 @@ enum Schema {
                 """,
             ]
         },
+        Migration(version: 3, name: "access-token signing keys") { flavor in
+            [
+                // The keys access tokens are signed with, shared by every instance: the public half
+                // in the clear, the private half sealed with a key of the operator's file
+                // (SigningKeyWrap, named by `wrap_key_id`). `generation` orders them and is unique,
+                // so of instances rotating at once exactly one adds the next key; a key is in the
+                // key set from `created_at`, signs from `activates_at` until the next key activates
+                // or it is retired.
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    generation BIGINT NOT NULL UNIQUE,
+                    algorithm TEXT NOT NULL,
+                    public_key \(flavor.bytesType) NOT NULL,
+                    private_key \(flavor.bytesType) NOT NULL,
+                    wrap_key_id TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    activates_at BIGINT NOT NULL,
+                    retired_at BIGINT
+                )
+                """
+            ]
+        },
     ]
 }

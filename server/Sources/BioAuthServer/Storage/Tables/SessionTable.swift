@@ -110,6 +110,32 @@ enum SessionTable {
         static let parameters: [SQLType] = [.text, .bytes, .integer, .integer]
     }
 
+    /// What an access token says of a live session of the user's (``SessionFacts``), or `nil`
+    /// when it has ended: one read, by primary key, with the passkey that signed it in.
+    static func facts(_ db: any StatementDatabase, id: String, userID: String, now: Date) async throws -> SessionFacts? {
+        guard let row = try await db.first(FactsByID.self, .text(id)), try row.text(0) == userID, row.values[1] == .null,
+            try row.date(2) > now
+        else { return nil }
+        return SessionFacts(
+            factors: try factors(try row.text(3)),
+            authenticatedAt: try row.date(4),
+            stepUpAt: try row.optionalDate(5),
+            passkeyBackupEligible: row.values[6] == .null ? nil : try row.integer(6) != 0
+        )
+    }
+
+    /// ``facts(_:id:userID:now:)``'s query: by primary key alone (owner, revocation and expiry are
+    /// compared after), so that no bound value can change SQLite's plan.
+    enum FactsByID: PreparedStatementText {
+        static let name = "bioauth_session_facts_by_id"
+        static let sql = """
+            SELECT user_id, revoked_at, expires_at, factors, authenticated_at, step_up_at,
+                   (SELECT backup_eligible FROM passkeys WHERE passkeys.id = sessions.passkey_id)
+            FROM sessions WHERE id = $1
+            """
+        static let parameters: [SQLType] = [.text]
+    }
+
     /// Records that a live session was used now (for the idle timeout).
     static func touch(_ db: any StatementDatabase, id: String, now: Date) async throws {
         try await db.run("UPDATE sessions SET last_seen_at = $1 WHERE id = $2", .time(now), .text(id))
@@ -252,4 +278,17 @@ enum SessionTable {
             """
         ).all().count
     }
+}
+
+/// What an access token says of a session: how and when it was authenticated.
+struct SessionFacts: Sendable, Equatable {
+    /// The factors it proved, its sign-in's first.
+    var factors: [AuthenticationMethod]
+    /// Its last authentication (sign-in or re-authentication).
+    var authenticatedAt: Date
+    /// When it last stepped up, if ever.
+    var stepUpAt: Date?
+    /// Whether the passkey that signed it in may be synced (backup-eligible); `nil` when no
+    /// passkey signed it in.
+    var passkeyBackupEligible: Bool?
 }
