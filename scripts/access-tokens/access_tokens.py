@@ -15,8 +15,9 @@ this process (--jwks-url), to count its fetches; and once for G.
 Scenarios: genuine tokens verify (both verifiers), `POST /transfer` wants a recent step-up, the
 example's refetch on an unknown kid is rate-limited, and each hostile token is refused by BOTH
 verifiers for the reason named in its case (the example's `error_description`, PyJWT's exception
-class), so a refusal for some other reason fails. Last, no token (access or session) appears in
-anything a server or the example printed.
+class), so a refusal for some other reason fails. Then a key retired with `bioauth admin
+signing-keys retire` gives way to a new one the example fetches once. Last, no token (access or
+session) appears in anything a server or the example printed.
 
 Beside it: processes.py (the servers, the example, the proxy), tokens.py (making and reading
 tokens, and the PyJWT verifier).
@@ -323,6 +324,33 @@ def revoked_session_after_its_lifetime(run):
     return run.refused_by_both(run.revoked_token, "the token has expired", "ExpiredSignatureError")
 
 
+def rotated_key_is_fetched(run):
+    """Last, as it changes the shared keys: `bioauth admin signing-keys retire` replaces the signing
+    key in the database; a server started afterwards signs with the new one, whose kid the counted
+    example has never seen. Its key set, now read from that server, holds both keys (the retired
+    one until its tokens have expired); the example fetches it once and accepts the token."""
+    old_token = run.genuine()[1]
+    old_kid = parts(old_token)[0]["kid"]
+    if run.counted.call("GET", "/balance", old_token)[0] != 200:
+        raise Failure("the counted example refused a token of the current key")
+    run.a.signing_keys("retire", old_kid)
+    fresh = Server(issuer_port=run.a.port, database=run.a.database)
+    run.others.append(fresh)
+    token = fresh.access_token(fresh.sign_in(run.username))
+    new_kid = parts(token)[0]["kid"]
+    kids = {key["kid"] for key in http("GET", fresh.base + "/.well-known/jwks.json")[2]["keys"]}
+    if new_kid == old_kid or not {old_kid, new_kid} <= kids:
+        raise Failure(f"after retiring the signing key: new token's kid {'unchanged' if new_kid == old_kid else 'new'}, "
+                      f"{len(kids)} keys in the set, the retired one {'in' if old_kid in kids else 'not in'} it")
+    run.proxy.upstream = fresh.base
+    time.sleep(max(0.0, run.proxy.last + REFETCH_INTERVAL + 0.5 - time.monotonic()))
+    before = run.proxy.fetches
+    status, challenge, _ = run.counted.call("GET", "/balance", token)
+    if status != 200 or run.proxy.fetches - before != 1:
+        raise Failure(f"a token of the new key: {status} {challenge!r}, {run.proxy.fetches - before} fetches (expected 200, one)")
+    return "the retired key stays in the set; the new key's token: one fetch of the key set, then 200"
+
+
 def no_token_in_logs(run):
     """No session or access token, nor an access token's payload or signature alone, in anything a
     server or the example printed (servers at --log-level debug)."""
@@ -362,6 +390,7 @@ SCENARIOS = [
     *HOSTILE,
     ("expired", expired),
     ("revoked-session-after-its-lifetime", revoked_session_after_its_lifetime),
+    ("rotated-key-is-fetched", rotated_key_is_fetched),
     ("no-token-in-logs", no_token_in_logs),
 ]
 

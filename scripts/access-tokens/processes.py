@@ -91,6 +91,14 @@ class Server(BioAuthServer):
         self.tokens.append(answer["session_token"])
         return answer["session_token"]
 
+    def signing_keys(self, *args):
+        """`bioauth admin signing-keys ARGS` on this server's database, as an operator runs it."""
+        result = subprocess.run([self.binary, "admin", "signing-keys", *args, "--database", self.database],
+                                capture_output=True, text=True, env=self.env, timeout=60)
+        if result.returncode != 0:
+            raise Failure(f"bioauth admin signing-keys {' '.join(args)}: {result.stderr.strip()}")
+        return result.stdout
+
     def access_token(self, session):
         """POST /v1/sessions/current/access-token: the token, after checking the answer's shape."""
         status, _, answer = http("POST", self.base + "/v1/sessions/current/access-token", {}, token=session)
@@ -154,16 +162,20 @@ class Example:
 
 
 class CountingProxy:
-    """GET on loopback, passed on to `upstream` (its status, body and Cache-Control), counted."""
+    """GET on loopback, passed on to `upstream` (its status, body and Cache-Control), counted;
+    `last` is when the last one came (time.monotonic())."""
 
     def __init__(self, upstream):
+        self.upstream = upstream
         self.fetches = 0
+        self.last = 0.0
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - http.server's name
                 proxy.fetches += 1
-                with urllib.request.urlopen(upstream + self.path, timeout=10) as answer:
+                proxy.last = time.monotonic()
+                with urllib.request.urlopen(proxy.upstream + self.path, timeout=10) as answer:
                     body, cache = answer.read(), answer.headers.get("Cache-Control")
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
