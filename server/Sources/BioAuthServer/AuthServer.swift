@@ -102,6 +102,28 @@ package struct AuthServer: Sendable {
         )
     }
 
+    /// Opens the database for the operator's signing-key actions (`bioauth admin signing-keys`),
+    /// creating and migrating it as needed, with the key file (or PIN key file) that seals the keys.
+    package static func signingKeyAdministration(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "bioauth")
+    ) async throws -> SigningKeyAdministration {
+        let wrap = try ServerPolicies.signingKeyWrap(configuration, pinKeys: try ServerPolicies.pinKeyRing(configuration, logger: logger))
+        let database = try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger)
+        let keys = SigningKeyStore(
+            database: database,
+            wrap: wrap,
+            time: .system,
+            algorithm: configuration.accessTokenAlgorithm,
+            rotation: configuration.signingKeyRotation,
+            logger: logger
+        )
+        return SigningKeyAdministration(keys: keys)
+    }
+
+    /// The operator's signing-key actions on this server's open database.
+    package var signingKeyAdministration: SigningKeyAdministration { SigningKeyAdministration(keys: services.accessTokens.keys) }
+
     /// The operator's account actions (`bioauth admin`) on this server's open database.
     package var administration: AccountAdministration { services.administration }
 

@@ -10,8 +10,9 @@ import Logging
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password.",
-        subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self]
+        abstract:
+            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; and the access-token signing keys.",
+        subcommands: [Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self, SigningKeysCommand.self]
     )
 
     /// What every subcommand takes.

@@ -43,7 +43,7 @@ enum SigningKeySchedule {
         return keys.filter { key in
             guard key.createdAt <= now else { return false }
             guard let end = signingEnd(of: key, in: keys) else { return true }
-            return now < end || (end > key.activatesAt && now < end.addingTimeInterval(afterLife))
+            return now < end || (end >= key.activatesAt && now < end.addingTimeInterval(afterLife))
         }
     }
 

@@ -83,7 +83,7 @@ final class SigningKeyStore: Sendable {
     func signer() async throws -> TokenSigningKey {
         let keys = try await current()
         guard let stored = SigningKeySchedule.signer(keys.stored, at: time.now()), let key = keys.opened[stored.kid] else {
-            throw Rejection(.unavailable, "No signing key is available; try again later.")
+            throw Rejection(.unavailable, "No signing key is available; try again later.", retryAfterSeconds: 60)
         }
         return key
     }
@@ -118,9 +118,9 @@ final class SigningKeyStore: Sendable {
     }
 
     /// Retires key `kid`: it signs no more, and leaves the set once every token it signed has
-    /// expired. When it was the signing key, a new key is stored that signs at once (a verifier
-    /// that cached the set fetches it again for the unknown kid). Whether a key was retired, and
-    /// the replacement stored.
+    /// expired. When it was the signing key, the next key signs at once: the one waiting if there
+    /// is one (already in every cached set), else a new one (a verifier whose cached set lacks it
+    /// fetches the set again for the unknown kid). Whether a key was retired, and its replacement.
     func retire(kid: String) async throws -> (retired: Bool, replacement: StoredSigningKey?) {
         let now = time.now()
         let key = TokenSigningKey(generating: algorithm)
@@ -130,6 +130,10 @@ final class SigningKeyStore: Sendable {
             let signing = SigningKeySchedule.signer(keys, at: now)?.kid == kid
             guard try await SigningKeyTable.retire(db, kid: kid, now: now) else { return (false, nil) }
             guard signing else { return (true, nil) }
+            if var waiting = SigningKeySchedule.pending(keys, at: now), try await SigningKeyTable.activate(db, kid: waiting.kid, at: now) {
+                waiting.activatesAt = now
+                return (true, waiting)
+            }
             return (true, try await Self.insert(db, key, sealed: sealed, after: keys, now: now, activatesAt: now))
         }
         try await reload(at: now)

@@ -67,4 +67,14 @@ enum SigningKeyTable {
             "UPDATE signing_keys SET retired_at = \(bind: now.millisecondsSince1970) WHERE kid = \(bind: kid) AND retired_at IS NULL RETURNING kid"
         ).all().isEmpty
     }
+
+    /// Moves the activation of key `kid`, not retired, to `time`; false when there is none.
+    static func activate(_ db: any StatementDatabase, kid: String, at time: Date) async throws -> Bool {
+        try await !db.raw(
+            """
+            UPDATE signing_keys SET activates_at = \(bind: time.millisecondsSince1970)
+            WHERE kid = \(bind: kid) AND retired_at IS NULL RETURNING kid
+            """
+        ).all().isEmpty
+    }
 }
