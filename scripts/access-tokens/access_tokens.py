@@ -44,7 +44,7 @@ from tokens import (ALGORITHMS, Failure, PyJWTVerifier, b64url, b64url_json, htt
                     signed_with_own_key)
 
 OTHER_AUDIENCE = "other-api"
-REFETCH_INTERVAL = 10     # E2's --key-refetch-interval
+REFETCH_INTERVAL = 15     # E2's --key-refetch-interval
 
 
 class Run:
