@@ -4,6 +4,7 @@ import base64
 import os
 import queue
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -159,6 +160,7 @@ class Example:
             self.process.terminate()
             self.process.wait(timeout=10)
         self.stderr.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 class CountingProxy:

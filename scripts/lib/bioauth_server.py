@@ -7,6 +7,7 @@ import os
 import queue
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -49,7 +50,11 @@ class BioAuthServer:
         self.stderr_path = os.path.join(self.workdir, "server.err")
         self.stderr = open(self.stderr_path, "wb")
         self.output = []
-        self.process = subprocess.Popen([*wrapper, *self.command], stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
+        # A wrapper may run the server as its child: both get a process group of their own, which
+        # stop() ends as a whole.
+        self.wrapped = bool(wrapper)
+        self.process = subprocess.Popen([*wrapper, *self.command], stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL,
+                                        env=env, start_new_session=self.wrapped)
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self._wait_listening()
@@ -100,6 +105,11 @@ class BioAuthServer:
         return self.process.poll() is None
 
     def stop(self):
+        if self.wrapped:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         if self.process.poll() is None:
             self.process.terminate()
             try:
