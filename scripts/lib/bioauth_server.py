@@ -1,11 +1,13 @@
-"""A throwaway `bioauth serve` for the Python test drivers (scripts/browser, scripts/differential):
-the real binary ($BIOAUTH_BINARY) on a free loopback port, over a new SQLite file, with the page's
-origin `http://localhost:PORT` as its passkey origin; started, awaited ("listening"), stopped.
+"""A throwaway `bioauth serve` for the Python test drivers (scripts/browser, scripts/differential,
+scripts/access-tokens): the real binary ($BIOAUTH_BINARY) on a free loopback port, over a new SQLite
+file (or another server's, to share its data and keys), with the page's origin
+`http://localhost:PORT` as its passkey origin; started, awaited ("listening"), stopped.
 """
 import os
 import queue
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -26,17 +28,20 @@ class ServerError(Exception):
 class BioAuthServer:
     """`bioauth serve --port P --metrics-port 0 --database <tmp>/db.sqlite --password-cost 10
     --webauthn-origin http://localhost:P`, configured by these flags alone (no BIOAUTH_ variable
-    of the caller's leaks in), until stop()."""
+    of the caller's leaks in), until stop(). `port` picks the port (free_port() before, to name it
+    in `extra_args`); `database` is another server's, shared (it stays when this one stops);
+    `wrapper` is a command that runs the binary (`faketime -f +600s`); `output` collects what the
+    server prints on stdout."""
 
-    def __init__(self, binary=None, prefix="bioauth-test.", extra_args=()):
+    def __init__(self, binary=None, prefix="bioauth-test.", extra_args=(), port=None, database=None, wrapper=()):
         binary = binary or os.environ.get("BIOAUTH_BINARY")
         if not binary:
             raise ServerError("set BIOAUTH_BINARY to the bioauth binary")
         self.binary = binary
-        self.port = free_port()
+        self.port = port or free_port()
         self.origin = f"http://localhost:{self.port}"
         self.workdir = tempfile.mkdtemp(prefix=prefix)
-        self.database = os.path.join(self.workdir, "db.sqlite")
+        self.database = database or os.path.join(self.workdir, "db.sqlite")
         self.command = [binary, "serve", "--port", str(self.port), "--metrics-port", "0",
                         "--database", self.database, "--password-cost", "10",
                         "--webauthn-origin", self.origin, *extra_args]
@@ -44,14 +49,21 @@ class BioAuthServer:
         self.env = env
         self.stderr_path = os.path.join(self.workdir, "server.err")
         self.stderr = open(self.stderr_path, "wb")
-        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL, env=env)
+        self.output = []
+        # A wrapper may run the server as its child: both get a process group of their own, which
+        # stop() ends as a whole.
+        self.wrapped = bool(wrapper)
+        self.process = subprocess.Popen([*wrapper, *self.command], stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL,
+                                        env=env, start_new_session=self.wrapped)
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self._wait_listening()
 
     def _pump(self):
         for raw in self.process.stdout:
-            self.lines.put(raw.decode("utf-8", "replace"))
+            line = raw.decode("utf-8", "replace")
+            self.output.append(line)
+            self.lines.put(line)
         self.lines.put(None)
 
     def _wait_listening(self, timeout=60):
@@ -77,6 +89,11 @@ class BioAuthServer:
             raise ServerError(f"bioauth admin {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
 
+    def logs(self):
+        """Everything the server printed so far, stdout and stderr."""
+        with open(self.stderr_path, "rb") as f:
+            return "".join(self.output) + f.read().decode("utf-8", "replace")
+
     def stderr_tail(self, limit=4000):
         try:
             with open(self.stderr_path, "rb") as f:
@@ -88,6 +105,11 @@ class BioAuthServer:
         return self.process.poll() is None
 
     def stop(self):
+        if self.wrapped:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         if self.process.poll() is None:
             self.process.terminate()
             try:

@@ -75,6 +75,12 @@ extension BenchReport {
                 "  password sign-in (\(password.connections) connections): \(format(password.throughput, digits: 2))/s = "
                     + "\(percent(database.passwordRatioToHashRate)) of the hash rate; p50 \(format(password.latency.p50)) ms, p99 \(format(password.latency.p99)) ms"
             )
+            if let tokens = database.accessTokens {
+                lines.append(
+                    "  access tokens minted (\(tokens.connections) connections): \(format(tokens.throughput))/s; "
+                        + "\(format(tokens.serverCPUMicrosecondsPerOperation)) µs server CPU each; p50 \(format(tokens.latency.p50, digits: 2)) ms, p99 \(format(tokens.latency.p99, digits: 2)) ms"
+                )
+            }
             for point in database.growth {
                 let floor = database.floor(connections: point.saturated.connections)
                 lines.append(
@@ -186,7 +192,7 @@ extension BenchReport {
 extension DatabaseReport {
     /// Failed operations on this database.
     package var errorCount: Int {
-        biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors
+        biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors + (accessTokens?.errors ?? 0)
             + growth.map { $0.halfLoad.errors + $0.saturated.errors }.reduce(0, +)
     }
 }

@@ -52,6 +52,9 @@ package struct DatabaseReport: Codable, Sendable {
     package var password: LoadResult
     /// Password sign-in throughput as a fraction of the password-hash rate.
     package var passwordRatioToHashRate: Double
+    /// Access tokens minted for signed-in sessions (`POST /v1/sessions/current/access-token`),
+    /// closed loop; `nil` in reports from before there were access tokens.
+    package var accessTokens: LoadResult?
     /// The same loads with each seeded size.
     package var growth: [GrowthPoint]
     /// Median latency at half load with the largest seeded size over that with the smallest.

@@ -60,6 +60,7 @@ package struct BenchRunner: Sendable {
         var sweep: [LoadResult] = []
         var halfLoad: LoadResult?
         var password: LoadResult?
+        var accessTokens: LoadResult?
         var growth: [GrowthPoint] = []
         var best: LoadResult?
         for accounts in options.growth {
@@ -87,6 +88,7 @@ package struct BenchRunner: Sendable {
                     if halfLoad == nil {
                         halfLoad = half
                         password = try await passwordLoad(server, name: name, accounts: enrolled.accounts)
+                        accessTokens = try await accessTokenLoad(load, server, name: name, accounts: enrolled.accounts, connections: best.connections)
                     }
                     let peak = server.peakResidentBytes
                     await server.stop()
@@ -125,6 +127,7 @@ package struct BenchRunner: Sendable {
             halfLoad: halfLoad,
             password: password,
             passwordRatioToHashRate: password.throughput / limits.passwordVerificationsPerSecond,
+            accessTokens: accessTokens,
             growth: growth,
             growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
             serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0
@@ -148,6 +151,30 @@ package struct BenchRunner: Sendable {
     private func passwordLoad(_ server: ServerProcess, name: String, accounts: [PasswordSignInRequest]) async throws -> LoadResult {
         let load = LoadGenerator(server: server, warmup: options.warmup, duration: max(options.duration, .seconds(3)), progress: progress)
         return try await load.closedLoop(connections: options.passwordConnections, label: "[\(name)] password sign-in", passwordSignIn(accounts))
+    }
+
+    /// Access tokens minted in a closed loop for sessions signed in once beforehand, one per
+    /// account: minting reads the session and signs, and writes nothing.
+    private func accessTokenLoad(
+        _ load: LoadGenerator,
+        _ server: ServerProcess,
+        name: String,
+        accounts: [PasswordSignInRequest],
+        connections: Int
+    ) async throws -> LoadResult {
+        let tokens = try await HTTPConnection.with(host: server.host, port: server.port) { http in
+            var tokens: [String] = []
+            for account in accounts { tokens.append(try await http.exchange(.signInWithPassword, account, as: SignInResponse.self).sessionToken) }
+            return tokens
+        }
+        return try await load.closedLoop(connections: connections, label: "[\(name)] access tokens minted") { connection, iteration, http in
+            _ = try await http.exchange(
+                .createAccessToken,
+                nil,
+                as: AccessTokenResponse.self,
+                bearer: tokens[(connection + iteration) % tokens.count]
+            )
+        }
     }
 
     /// The floor: a sign-in's statements with no server code, from a minimal program over

@@ -22,11 +22,12 @@ package struct BenchmarkDatabase: Sendable {
         // The probe measures commits, not the limit: its few registrations sign in far more
         // often than a real device may.
         configuration.challengesPerRegistrationPerMinute = .max
-        // The probes never check a PIN: a throwaway key, so no key file is needed.
+        // The PIN key of the bench's servers (ServerProcess), so that the access-token signing key
+        // stored here is one they can open; no key file is needed.
         return BenchmarkDatabase(
             server: try await AuthServer.open(
                 configuration: configuration,
-                pinKeys: PINKeyRing(keys: [SecureRandom.bytes(32)]),
+                pinKeys: ThrowawayPINKey.ring,
                 logger: logger
             )
         )

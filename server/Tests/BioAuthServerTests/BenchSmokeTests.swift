@@ -43,6 +43,8 @@ struct BenchSmokeTests {
         #expect(((inside.commit?.count ?? 0) > 0) == (TestDatabase.current == .sqlite), "group commits are SQLite's")
         #expect(bench.stdout.contains("inside the server at half load: challenge p50 ≤"))
         #expect(database.password.operations > 0)
+        #expect(database.accessTokens.operations > 0 && database.accessTokens.errors == 0)
+        #expect(bench.stdout.contains("access tokens minted"))
         #expect(database.growth.map(\.accounts) == [10, 100])
         #expect(database.serverPeakResidentBytes > 1_000_000, "VmHWM read from /proc")
         #expect(
@@ -92,6 +94,7 @@ private struct SmokeReport: Decodable {
         var biometricSweep: [Load]
         var halfLoad: Load
         var password: Load
+        var accessTokens: Load
         var growth: [Point]
         var serverPeakResidentBytes: Int
     }
