@@ -111,7 +111,7 @@ final class SigningKeyStore: Sendable {
             return try await Self.insert(db, key, sealed: sealed, after: keys, now: now, activatesAt: activation)
         }
         if let added {
-            logger.notice("stored a new access-token signing key", metadata: ["kid": "\(added.kid)", "activates_at": "\(added.activatesAt)"])
+            logger.info("stored a new access-token signing key", metadata: ["kid": "\(added.kid)", "activates_at": "\(added.activatesAt)"])
         }
         try await reload(at: now)
         return added
