@@ -60,6 +60,17 @@ struct AdminCommand: AsyncParsableCommand {
         settings: [ServerSetting],
         _ body: (AccountAdministration) async throws -> T
     ) async throws -> T {
+        try await withDatabase(flags: flags, settings: settings, open: AuthServer.administration, body)
+    }
+
+    /// Resolves the settings from `flags` and the environment, opens the database with `open`,
+    /// runs `body` on what it opened and closes it; every failure is one line.
+    static func withDatabase<Tool: OperatorDatabase, T: Sendable>(
+        flags: [String: String],
+        settings: [ServerSetting],
+        open: (ServerConfiguration, Logger) async throws -> Tool,
+        _ body: (Tool) async throws -> T
+    ) async throws -> T {
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment, settings: settings)
@@ -68,18 +79,18 @@ struct AdminCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "bioauth-admin")
         logger.logLevel = .warning
-        let administration: AccountAdministration
+        let tool: Tool
         do {
-            administration = try await AuthServer.administration(configuration: configuration, logger: logger)
+            tool = try await open(configuration, logger)
         } catch {
             throw OperatorFailure.exit("cannot open \(configuration.databaseDescription): \(error)")
         }
         do {
-            let result = try await body(administration)
-            try await administration.close()
+            let result = try await body(tool)
+            try await tool.close()
             return result
         } catch {
-            try? await administration.close()
+            try? await tool.close()
             throw OperatorFailure.exit("\(error)")
         }
     }

@@ -33,32 +33,12 @@ struct SigningKeysCommand: AsyncParsableCommand {
                 ServerSetting.database.flag: database, ServerSetting.pinKeyFile.flag: pinKeyFile,
                 ServerSetting.signingKeyFile.flag: signingKeyFile, ServerSetting.accessTokenAlgorithm.flag: algorithm,
             ].compactMapValues { $0 }
-            let configuration: ServerConfiguration
-            do {
-                configuration = try ServerConfiguration.resolve(
-                    flags: flags,
-                    environment: ProcessInfo.processInfo.environment,
-                    settings: [.database, .pinKeyFile, .signingKeyFile, .accessTokenAlgorithm]
-                )
-            } catch {
-                throw ValidationError(error.description)
-            }
-            var logger = Logger(label: "bioauth-admin")
-            logger.logLevel = .warning
-            let administration: SigningKeyAdministration
-            do {
-                administration = try await AuthServer.signingKeyAdministration(configuration: configuration, logger: logger)
-            } catch {
-                throw OperatorFailure.exit("cannot open \(configuration.databaseDescription): \(error)")
-            }
-            do {
-                let result = try await body(administration)
-                try await administration.close()
-                return result
-            } catch {
-                try? await administration.close()
-                throw OperatorFailure.exit("\(error)")
-            }
+            return try await AdminCommand.withDatabase(
+                flags: flags,
+                settings: [.database, .pinKeyFile, .signingKeyFile, .accessTokenAlgorithm],
+                open: AuthServer.signingKeyAdministration,
+                body
+            )
         }
     }
 
