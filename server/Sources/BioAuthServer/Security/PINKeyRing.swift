@@ -15,9 +15,14 @@ package struct PINKeyRing: Sendable {
         let id: String
         private let bytes: Data
 
+        /// HMAC-SHA-256 under this key, its key blocks already hashed: update a copy (value
+        /// semantics) instead of setting the key up again for each message.
+        let mac: HMAC<SHA256>
+
         init(_ bytes: Data) {
             self.bytes = bytes
             id = Hex.lowercase(Data(SHA256.hash(data: bytes)).prefix(8))
+            mac = HMAC<SHA256>(key: SymmetricKey(data: bytes))
         }
 
         /// The key for HMAC.
