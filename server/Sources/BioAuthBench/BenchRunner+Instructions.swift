@@ -11,7 +11,8 @@ extension BenchRunner {
         let folder = options.profileDirectory ?? FileManager.default.temporaryDirectory.path
         return try await withScratchDatabase(database, "instructions") { location in
             _ = try await seed(location, accounts: options.growth.first ?? 1_000, label: "[\(name)] seeding for the instruction count")
-            let (launcher, environment) = try Callgrind.launcher(folder: folder, name: name)
+            let (launcher, environment, binary) = try Callgrind.launcher(folder: folder, name: name)
+            defer { try? FileManager.default.removeItem(atPath: binary) }
             progress.note("[\(name)] starting the server under callgrind")
             let server = try await ServerProcess.start(
                 database: location,

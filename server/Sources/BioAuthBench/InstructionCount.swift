@@ -26,14 +26,15 @@ enum Callgrind {
     /// Warm-up sign-ins before the count: the first requests fill caches and prepare statements.
     static let warmupSignIns = 50
 
-    /// What launches `bioauth serve` under callgrind, writing its dumps to `folder/callgrind-<name>.out.N`.
+    /// What launches `bioauth serve` under callgrind, writing its dumps to `folder/callgrind-<name>.out.N`,
+    /// and the binary's stripped copy it runs (remove it after: the dumps hold the names).
     ///
     /// Valgrind 3.19 cannot read the debug information of a Swift build (it stops with "possibly
     /// corrupted debuginfo file"), so the server runs from a copy without it (`objcopy
     /// --strip-debug`); function names stay. `BIOAUTH_BENCH_VALGRIND_PRELOAD` names a library
     /// preloaded into the server (scripts/bench builds one: valgrind 3.19 writes into the mask a
     /// program hands to `sigsuspend`, which libdispatch keeps read-only, and crashes).
-    static func launcher(folder: String, name: String) throws -> (launcher: [String], environment: [String: String]) {
+    static func launcher(folder: String, name: String) throws -> (launcher: [String], environment: [String: String], binary: String) {
         let stripped = URL(fileURLWithPath: folder).appendingPathComponent("bioauth-\(name)-nodebug").path
         try ShellCommand.run("objcopy --strip-debug \(quoted(BioAuthProcess.binary().path)) \(quoted(stripped))")
         let valgrind = [
@@ -47,7 +48,7 @@ enum Callgrind {
         if let preload = ProcessInfo.processInfo.environment["BIOAUTH_BENCH_VALGRIND_PRELOAD"], !preload.isEmpty {
             environment["LD_PRELOAD"] = preload
         }
-        return (["/bin/sh", "-c", script], environment)
+        return (["/bin/sh", "-c", script], environment, stripped)
     }
 
     /// Sends `command` (`--instr=on`, `--zero`, `--dump`) to the callgrind process `pid`.
