@@ -47,8 +47,23 @@ public enum WireJSON {
             return base.dropLast() + "." + digits(millis, 3) + "Z"
         }
         let (second, millis) = floorDivision(millisecondOfDay, 1000)
-        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2) + "T" + digits(second / 3600, 2) + ":"
-            + digits(second / 60 % 60, 2) + ":" + digits(second % 60, 2) + "." + digits(millis, 3) + "Z"
+        // Digits written into the form's bytes: joining fourteen strings cost five times as much.
+        var text = Array("0000-00-00T00:00:00.000Z".utf8)
+        func put(_ value: Int64, endingAt last: Int, width: Int) {
+            var rest = value
+            for index in stride(from: last, to: last - width, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+        }
+        put(year, endingAt: 3, width: 4)
+        put(month, endingAt: 6, width: 2)
+        put(day, endingAt: 9, width: 2)
+        put(second / 3600, endingAt: 12, width: 2)
+        put(second / 60 % 60, endingAt: 15, width: 2)
+        put(second % 60, endingAt: 18, width: 2)
+        put(millis, endingAt: 22, width: 3)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `value` in decimal, zero-padded to `width` digits (`value` is never negative here).

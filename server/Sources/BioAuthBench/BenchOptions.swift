@@ -44,6 +44,10 @@ package struct BenchOptions: Sendable {
     package var passwordConnections: Int = 4
     /// Most PostgreSQL connections of the server and of the commit probe.
     package var postgresConnections: Int = 20
+    /// Biometric sign-ins counted under callgrind per database (``InstructionCount``); 0: none.
+    package var instructionSignIns: Int = 0
+    /// Where callgrind's dumps go; `nil` for the temporary folder.
+    package var profileDirectory: String?
 
     /// The defaults: the full benchmark, about ten minutes per database.
     package init() {}

@@ -3,15 +3,12 @@ import Foundation
 extension BenchReport {
     /// The targets on the two-core machine, per database.
     package struct Target {
-        /// Biometric throughput over the floor at the same connection count: at 64 connections
-        /// for SQLite (group commit should beat one commit per sign-in), at the best count for PostgreSQL.
+        /// Biometric throughput over the floor at the sweep's best connection count.
         package var ratioToFloor: Double
-        /// The connection count ``ratioToFloor`` is judged at; `nil` for the sweep's best.
-        package var ratioToFloorConnections: Int?
         /// p99 at half the best throughput, in milliseconds.
         package var halfLoadP99Milliseconds: Double
         /// Server CPU time per sign-in at the sweep's best throughput, in microseconds.
-        package static let serverCPUMicrosecondsPerSignIn = 300.0
+        package var serverCPUMicrosecondsPerSignIn: Double
         /// Bytes the server writes per sign-in (SQLite: the WAL and the checkpoints).
         package static let bytesWrittenPerSignIn = 32.0 * 1024
         /// Server peak resident memory, in bytes.
@@ -19,11 +16,12 @@ extension BenchReport {
         /// Median latency with the largest seeded size over that with the smallest.
         package static let growthP50Ratio = 1.25
 
-        /// The targets for `database` (`sqlite` or `postgres`).
+        /// The targets for `database` (`sqlite` or `postgres`): SQLite's group commit should beat
+        /// one commit per sign-in; PostgreSQL's server work should cost less than its database's.
         package static func `for`(_ database: String) -> Target {
             database == "sqlite"
-                ? Target(ratioToFloor: 2.0, ratioToFloorConnections: 64, halfLoadP99Milliseconds: 10)
-                : Target(ratioToFloor: 0.8, ratioToFloorConnections: nil, halfLoadP99Milliseconds: 20)
+                ? Target(ratioToFloor: 1.2, halfLoadP99Milliseconds: 10, serverCPUMicrosecondsPerSignIn: 400)
+                : Target(ratioToFloor: 0.8, halfLoadP99Milliseconds: 20, serverCPUMicrosecondsPerSignIn: 500)
         }
     }
 
@@ -94,24 +92,22 @@ extension BenchReport {
             }
             lines.append("  growth: p50 ratio \(format(database.growthP50Ratio, digits: 2))")
             let target = Target.for(database.database)
+            if let count = database.instructions { lines.append("  " + count.summary) }
             let best = database.biometricSweep.max { $0.throughput < $1.throughput }
-            let judged = target.ratioToFloorConnections.flatMap { count in database.biometricSweep.first { $0.connections == count } } ?? best
             lines.append("  targets:")
-            if let judged {
-                let ratio = judged.throughput / database.floor(connections: judged.connections)
+            if let best {
+                let ratio = best.throughput / database.floor(connections: best.connections)
                 lines.append(
                     check(
-                        "biometric throughput ≥ \(format(target.ratioToFloor, digits: 1))× the floor at \(judged.connections) connections",
+                        "biometric throughput ≥ \(format(target.ratioToFloor, digits: 1))× the floor at the best throughput's \(best.connections) connections",
                         ratio >= target.ratioToFloor,
                         "\(format(ratio, digits: 2))×"
                     )
                 )
-            }
-            if let best {
                 lines.append(
                     check(
-                        "server CPU ≤ \(format(Target.serverCPUMicrosecondsPerSignIn)) µs per sign-in at the best throughput",
-                        best.serverCPUMicrosecondsPerOperation <= Target.serverCPUMicrosecondsPerSignIn,
+                        "server CPU ≤ \(format(target.serverCPUMicrosecondsPerSignIn)) µs per biometric sign-in there",
+                        best.serverCPUMicrosecondsPerOperation <= target.serverCPUMicrosecondsPerSignIn,
                         "\(format(best.serverCPUMicrosecondsPerOperation)) µs"
                     )
                 )

@@ -61,6 +61,8 @@ package struct DatabaseReport: Codable, Sendable {
     package var growthP50Ratio: Double
     /// The most memory the server held resident in any of these runs, in bytes.
     package var serverPeakResidentBytes: Int
+    /// Instructions per biometric sign-in under callgrind; `nil` when not counted.
+    package var instructions: InstructionCount?
 }
 
 /// A biometric sign-in's database work with no server code: what the database allows.

@@ -11,7 +11,7 @@ package struct BenchRunner: Sendable {
     let options: BenchOptions
     let progress = ProgressLine()
     private let logger: Logger
-    private let relyingParty = "localhost"
+    let relyingParty = "localhost"
 
     /// A runner for `options`.
     package init(options: BenchOptions) {
@@ -111,6 +111,7 @@ package struct BenchRunner: Sendable {
         }
         probes.append(try await commitRate(on: database, label: "after the loads"))
         floors.append(try await floor(on: database, label: "after the loads"))
+        let instructions = options.instructionSignIns > 0 ? try await countInstructions(on: database) : nil
         // The disk's speed drifts during a run (a shared VM's more than most); the limit is the
         // best the database showed.
         let commitLimit = probes.map(\.signInsPerSecond).max() ?? 0
@@ -130,7 +131,8 @@ package struct BenchRunner: Sendable {
             accessTokens: accessTokens,
             growth: growth,
             growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
-            serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0
+            serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0,
+            instructions: instructions
         )
     }
 
@@ -225,7 +227,7 @@ package struct BenchRunner: Sendable {
         }
     }
 
-    private func serverArguments(for database: BenchOptions.Database) -> [String] {
+    func serverArguments(for database: BenchOptions.Database) -> [String] {
         [
             // Limits meant for one client address would cap a benchmark from one address.
             "--requests-per-minute", "1000000",
@@ -239,7 +241,7 @@ package struct BenchRunner: Sendable {
     }
 
     /// Seeds `accounts` accounts and lets the database settle; returns the seeding's seconds.
-    private func seed(_ location: String, accounts: Int, label: String) async throws -> Double {
+    func seed(_ location: String, accounts: Int, label: String) async throws -> Double {
         let seconds = try await BenchmarkDatabase.with(location, maxConnections: options.postgresConnections, logger: logger) { db in
             let clock = ContinuousClock()
             let start = clock.now
@@ -261,7 +263,7 @@ package struct BenchRunner: Sendable {
     }
 
     /// Accounts signed up over HTTP with a known password, each registering up to eight devices.
-    private func enroll(_ server: ServerProcess) async throws -> (devices: [BenchDevice], accounts: [PasswordSignInRequest]) {
+    func enroll(_ server: ServerProcess) async throws -> (devices: [BenchDevice], accounts: [PasswordSignInRequest]) {
         let perAccount = 8
         let accountCount = max((options.devices + perAccount - 1) / perAccount, options.passwordConnections)
         let tag = UUID().uuidString.prefix(8).lowercased()
@@ -295,7 +297,7 @@ package struct BenchRunner: Sendable {
 
     /// Each connection steps through all the devices (a different one each time), so that sign-ins
     /// spread evenly and every device stays below the per-registration challenge limit.
-    private func biometricSignIn(_ devices: [BenchDevice]) -> LoadGenerator.Operation {
+    func biometricSignIn(_ devices: [BenchDevice]) -> LoadGenerator.Operation {
         let relyingParty = self.relyingParty
         return { connection, iteration, http in
             let device = devices[(connection + iteration * 7_919) % devices.count]
@@ -310,7 +312,7 @@ package struct BenchRunner: Sendable {
     }
 
     /// Runs `body` with a new, empty database location and removes the database afterwards.
-    private func withScratchDatabase<T: Sendable>(
+    func withScratchDatabase<T: Sendable>(
         _ database: BenchOptions.Database,
         _ name: String,
         _ body: (String) async throws -> T

@@ -21,16 +21,26 @@ final class ServerProcess: @unchecked Sendable {
 
     private var process: Process { server.process }
 
-    /// Starts the build's `bioauth serve` with `arguments` after the defaults, and waits
-    /// for its "listening" lines.
-    static func start(database: String, arguments: [String]) async throws -> ServerProcess {
+    /// The server's process id (valgrind's, when it runs under valgrind: the same process).
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts the build's `bioauth serve` with `arguments` after the defaults, through `launcher`
+    /// with `environment` added when given (``Callgrind``), and waits for its "listening" lines.
+    static func start(
+        database: String,
+        arguments: [String],
+        launcher: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
         let server = try BioAuthProcess(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--database", database, "--log-level", "warning"]
                 + ["--pin-key-file", try ThrowawayPINKey.file()] + arguments,
+            environment: environment,
+            launcher: launcher,
             passStandardError: true
         )
         do {
-            let port = try await server.waitForPort()
+            let port = try await server.waitForPort(timeout: .seconds(launcher.isEmpty ? 30 : 300))
             return ServerProcess(server: server, port: port, metricsPort: try await server.waitForMetricsPort())
         } catch {
             server.process.terminate()

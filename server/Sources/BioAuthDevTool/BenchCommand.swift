@@ -61,6 +61,20 @@ struct BenchCommand: AsyncParsableCommand {
     var smoke = false
 
     @Option(
+        help: """
+            Also count the server's instructions per biometric sign-in under valgrind's callgrind, over this many sign-ins at one \
+            connection (scripts/bench-instructions sets up valgrind). (default: 0, not counted)
+            """
+    )
+    var instructions: Int?
+
+    @Flag(name: .customLong("instructions-only"), help: "With --instructions: only the count, no loads.")
+    var instructionsOnly = false
+
+    @Option(name: .customLong("profile-dir"), help: "With --instructions: the folder for callgrind's dumps. (default: the temporary folder)")
+    var profileDirectory: String?
+
+    @Option(
         name: .customLong("faults"),
         help: ArgumentHelp(
             "Instead of the benchmark: a mixed load against a server on this database (a SQLite file or a postgres:// URL) while --break and --heal run in turns for --duration seconds (default 180); prints what was answered, refused, failed and lost, and fails unless nothing failed or was lost.",
@@ -109,6 +123,19 @@ struct BenchCommand: AsyncParsableCommand {
         if let passwordCost {
             guard (10...16).contains(passwordCost) else { throw ValidationError("--password-cost must be 10...16.") }
             options.passwordCost = passwordCost
+        }
+        if let instructions {
+            guard (1...100_000).contains(instructions) else { throw ValidationError("--instructions must be 1...100000.") }
+            options.instructionSignIns = instructions
+        }
+        options.profileDirectory = profileDirectory
+        if instructionsOnly {
+            guard instructions != nil else { throw ValidationError("--instructions-only needs --instructions.") }
+            let runner = BenchRunner(options: options)
+            for database in options.databases {
+                print("[\(database.name)] " + (try await runner.countInstructions(on: database)).summary)
+            }
+            return
         }
 
         let report = try await BenchRunner(options: options).run(command: (["bioauth"] + CommandLine.arguments.dropFirst()).joined(separator: " "))

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -29,6 +30,21 @@ struct AuthenticationChallengeTests {
             AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: expiry, key: Self.key.current)
         }
         #expect(Set(more.map(\.id)).count == 100 && Set(more.map(\.bytes)).count == 100)
+    }
+
+    @Test("the id's tag and the challenge's bytes are HMAC-SHA-256 of their labels and the id's 40 bytes, under the key")
+    func tagAndBytesAreTheDocumentedHMACs() throws {
+        let issued = try #require(
+            AuthenticationChallenge.issue(registrationID: Self.registrationID, epoch: 7, expiresAt: Date(), key: Self.key.current)
+        )
+        let hex = Array(issued.id.dropFirst(4).utf8)
+        let decoded = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        let (body, tag) = (Array(decoded.prefix(40)), Array(decoded.dropFirst(40)))
+        let secret = SymmetricKey(data: Data(repeating: 7, count: 32))
+        let expectedTag = HMAC<SHA256>.authenticationCode(for: Array("bioauth authentication challenge id:".utf8) + body, using: secret)
+        #expect(tag == Array(expectedTag.prefix(16)))
+        let expectedBytes = HMAC<SHA256>.authenticationCode(for: Array("bioauth authentication challenge:".utf8) + body, using: secret)
+        #expect(issued.bytes == Data(expectedBytes))
     }
 
     @Test("an id made under another key is refused; after a rotation, an id made under the old key still verifies")

@@ -16,11 +16,15 @@ package enum KeyFile {
         /// The first 8 bytes of the key's SHA-256, in hex.
         let id: String
         private let bytes: Data
+        /// HMAC-SHA-256 under this key, its key blocks already hashed: update a copy (value
+        /// semantics) instead of setting the key up again for each message.
+        let mac: HMAC<SHA256>
 
         /// The key with these 32 bytes.
         init(_ bytes: Data) {
             self.bytes = bytes
             id = Hex.lowercase(Data(SHA256.hash(data: bytes)).prefix(8))
+            mac = HMAC<SHA256>(key: SymmetricKey(data: bytes))
         }
 
         /// The key as a symmetric key (HMAC, AEAD, HKDF).

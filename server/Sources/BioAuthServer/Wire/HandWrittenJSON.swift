@@ -37,7 +37,7 @@ enum HandWrittenJSON {
 
     /// Appends JSON to a buffer, one object member at a time; members must come in sorted order.
     private struct Writer {
-        var buffer = ByteBuffer()
+        var buffer = ByteBufferAllocator().buffer(capacity: 768)  // a sign-in's answer, without growing
         private var needsComma = false
 
         mutating func open() {
@@ -105,6 +105,12 @@ enum HandWrittenJSON {
         /// characters as `\b \f \n \r \t` or `\u00XX`, everything else (`/` and non-ASCII too) as it is.
         private mutating func string(_ text: String) {
             buffer.writeInteger(UInt8(ascii: "\""))
+            // Identifiers, tokens and timestamps need no escape: written whole, not byte by byte.
+            if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                buffer.writeString(text)
+                buffer.writeInteger(UInt8(ascii: "\""))
+                return
+            }
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")

@@ -56,12 +56,17 @@ struct PostgresStatementDatabase: StatementDatabase {
     /// Returns once PostgreSQL has committed the statements this connection ran outside a
     /// transaction, and throws if it did not.
     ///
-    /// PostgreSQL sends a statement's rows and its CommandComplete before the implicit commit,
-    /// which it makes when it reads the Sync that ends the round trip; a restart between the two
-    /// loses the change after it was answered. PostgresNIO sends the next statement only after
-    /// that commit (at ReadyForQuery), and fails it if the connection died first.
+    /// PostgreSQL commits such a statement when it reads the Sync that ends its round trip, after
+    /// its rows and CommandComplete; ReadyForQuery follows the commit. It holds all of them in its
+    /// output buffer until ReadyForQuery, except when a shutdown ends the session before the
+    /// commit: the error it then sends flushes the buffered answer, and the change is lost.
+    /// PostgresNIO ends a query's rows at CommandComplete and offers no wait for ReadyForQuery, but
+    /// starts the next query only after it: an empty query (no statement; PostgreSQL answers
+    /// EmptyQueryResponse without parsing, planning or writing anything) proves the commit, and
+    /// fails if the connection died first.
     func awaitImplicitCommit() async throws {
-        _ = try await rows("SELECT 1", [])
+        try checkOpen()
+        for try await _ in try await connection.query(PostgresQuery(unsafeSQL: ""), logger: logger) {}
     }
 
     /// PostgresNIO drops a statement written to a connection already closing, and never answers

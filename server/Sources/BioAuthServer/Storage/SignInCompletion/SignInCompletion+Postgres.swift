@@ -119,11 +119,26 @@ enum SignInCompletionStatement {
         return types
     }()
 
-    /// The values of every parameter for `c`, by name.
+    /// The values of every parameter for `c`, by name: one dictionary sized for them all at once
+    /// (growing and merging several cost a sign-in more than its statement's encoding). Where two
+    /// sources name one parameter (`now`), the later wins. A completion that holds gets no failure
+    /// event, so none is drawn for it.
     private static func bindings(_ c: SignInCompletion) -> [String: SQLValue] {
-        var bound = FactorFailureTable.lockBindings(c.failure.lock?.attempt, c.failure.lock?.lock, clock: c.lockClock)
-        bound.merge(AuditLog.tallyBindings(c.failure.subject, type: c.failure.event, at: c.now)) { $1 }
-        bound.merge(FactorFailureTable.clearBindings(c.success.clears)) { $1 }
+        var bound = [String: SQLValue](minimumCapacity: types.count + 8)
+        let sources = [
+            FactorFailureTable.lockBindings(c.failure.lock?.attempt, c.failure.lock?.lock, clock: c.lockClock),
+            AuditLog.tallyBindings(c.failure.subject, type: c.failure.event, at: c.now),
+            FactorFailureTable.clearBindings(c.success.clears),
+            ownBindings(c),
+        ]
+        for source in sources {
+            for (name, value) in source { bound[name] = value }
+        }
+        return bound
+    }
+
+    /// The parameters that are the completion's own, by name.
+    private static func ownBindings(_ c: SignInCompletion) -> [String: SQLValue] {
         let (spendKind, challengeID, ceremony): (String, String, Int64) =
             switch c.challenge {
             case nil: ("none", "", 0)
@@ -143,7 +158,7 @@ enum SignInCompletionStatement {
             case .renew(let id): (id, [], 0)
             case .record: ("", [], 0)
             }
-        let values: [String: SQLValue] = [
+        return [
             "now": .time(c.now), "holds": .integer(c.holds ? 1 : 0), "spend_kind": .text(spendKind), "challenge_id": .text(challengeID),
             "ceremony": .integer(ceremony), "user_id": .text(c.userID ?? ""), "epoch": .integer(c.epoch), "factor": .text(c.factor.rawValue),
             "credential_kind": .text(credentialKind), "credential_id": .text(credentialID), "new_pin_hash": .text(pinHash),
@@ -151,10 +166,8 @@ enum SignInCompletionStatement {
             "session_id": .text(sessionID), "token_digest": .bytes(tokenDigest), "expires_at": .integer(expiresAt),
             "restricted_expires_at": .time(c.restrictedExpiry), "steps_up": .integer(c.success.stepsUp ? 1 : 0),
             "event_id": .text(SecureRandom.identifier(.event)), "event_kind": .text(c.success.event.rawValue),
-            "failure_event_id": .text(SecureRandom.identifier(.event)), "failure_event_kind": .text(c.failure.recordedEvent?.rawValue),
+            "failure_event_id": .text(c.holds ? "" : SecureRandom.identifier(.event)), "failure_event_kind": .text(c.failure.recordedEvent?.rawValue),
         ]
-        bound.merge(values) { $1 }
-        return bound
     }
 
     /// The statement for `factor` and `purpose`, from the one set of steps below. Steps whose gates
