@@ -199,6 +199,12 @@ def f_sign_out_everywhere_else(ctx):
     expect_signed_out(second, "the other browser")
     first.page.reload()
     first.wait_signed_in()
+    # The activity loads after the page shows the session: wait for it, at most the default timeout.
+    try:
+        first.page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=activity-text]')].some(e => e.textContent === 'Signed out everywhere else')")
+    except Exception:
+        pass
     events = first.page.locator("[data-testid=activity-text]").all_inner_texts()
     check("Signed out everywhere else" in events, f"activity does not show it: {events}")
 

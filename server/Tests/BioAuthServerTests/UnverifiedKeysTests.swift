@@ -37,6 +37,17 @@ struct UnverifiedKeysTests {
         return (key, try await server.api.verifyRegistration(start, key: key, token: token))
     }
 
+    /// A key registered with genuine Android evidence: verdict `verified`.
+    private static func registerVerified(_ server: TestServer, token: String) async throws -> (SoftwareDeviceKey, Registration) {
+        let key = SoftwareDeviceKey.es256()
+        let start = try await server.api.startRegistration(
+            key,
+            token: token,
+            keyAttestation: try await KeyAttestationTests.androidEvidence(server, key: key, token: token)
+        )
+        return (key, try await server.api.verifyRegistration(start, key: key, token: token))
+    }
+
     @Test(
         "under --step-up-needs-verified-key, a key registered without verified evidence signs in but cannot change credentials (403 reauthentication_required); a verified key still can"
     )
@@ -46,13 +57,7 @@ struct UnverifiedKeysTests {
             let plain = SoftwareDeviceKey.es256()
             let plainRegistration = try await server.api.register(plain, token: token)
             let (refused, refusedRegistration) = try await Self.registerRefused(server, token: token)
-            let verified = SoftwareDeviceKey.es256()
-            let start = try await server.api.startRegistration(
-                verified,
-                token: token,
-                keyAttestation: try await KeyAttestationTests.androidEvidence(server, key: verified, token: token)
-            )
-            let verifiedRegistration = try await server.api.verifyRegistration(start, key: verified, token: token)
+            let (verified, verifiedRegistration) = try await Self.registerVerified(server, token: token)
             #expect(verifiedRegistration.attestation?.verdict == .verified)
 
             for (key, registration) in [(plain, plainRegistration), (refused, refusedRegistration)] {
@@ -83,13 +88,7 @@ struct UnverifiedKeysTests {
             let plain = SoftwareDeviceKey.es256()
             let plainRegistration = try await server.api.register(plain, token: token)
             let (_, refusedRegistration) = try await Self.registerRefused(server, token: token)
-            let verified = SoftwareDeviceKey.es256()
-            let start = try await server.api.startRegistration(
-                verified,
-                token: token,
-                keyAttestation: try await KeyAttestationTests.androidEvidence(server, key: verified, token: token)
-            )
-            let verifiedRegistration = try await server.api.verifyRegistration(start, key: verified, token: token)
+            let (verified, verifiedRegistration) = try await Self.registerVerified(server, token: token)
             let other = try await server.api.newAccountWithKey()
             let plainSession = try await server.api.biometricSignIn(plain, registrationID: plainRegistration.id)
 
