@@ -112,11 +112,7 @@ package struct BenchRunner: Sendable {
         probes.append(try await commitRate(on: database, label: "after the loads"))
         floors.append(try await floor(on: database, label: "after the loads"))
         let instructions = options.instructionSignIns > 0 ? try await countInstructions(on: database) : nil
-        // The disk's speed drifts during a run (a shared VM's more than most); the limit is the
-        // best the database showed.
-        let commitLimit = probes.map(\.signInsPerSecond).max() ?? 0
-        let limit = min(commitLimit, limits.p256VerificationsPerSecond)
-        let limitedBy = commitLimit <= limits.p256VerificationsPerSecond ? "database commits" : "P-256 verification"
+        let (limit, limitedBy) = Self.limit(probes, limits)
         return DatabaseReport(
             database: name,
             floors: floors,
@@ -134,6 +130,15 @@ package struct BenchRunner: Sendable {
             serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0,
             instructions: instructions
         )
+    }
+
+    /// The lower of the commit rate and the P-256 verification rate, and which one it is. The
+    /// disk's speed drifts during a run (a shared VM's more than most): the commit rate is the best
+    /// the database showed.
+    private static func limit(_ probes: [BenchmarkDatabase.CommitRate], _ limits: CPULimits) -> (Double, String) {
+        let commitLimit = probes.map(\.signInsPerSecond).max() ?? 0
+        let limitedBy = commitLimit <= limits.p256VerificationsPerSecond ? "database commits" : "P-256 verification"
+        return (min(commitLimit, limits.p256VerificationsPerSecond), limitedBy)
     }
 
     // MARK: Parts
