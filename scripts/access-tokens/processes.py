@@ -2,7 +2,6 @@
 PIN, minting), the example backend Examples/ResourceServer, and a counting proxy for its key set."""
 import base64
 import os
-import queue
 import secrets
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from bioauth_server import BioAuthServer, free_port  # noqa: E402
+from bioauth_server import BioAuthServer, free_port, wait_listening  # noqa: E402
 from tokens import AUDIENCE, Failure, b64url, http  # noqa: E402
 
 LIFETIME = 30             # --access-token-lifetime, the server's least
@@ -125,24 +124,8 @@ class Example:
                         "--leeway", str(LEEWAY), "--step-up-max-age", str(STEP_UP_MAX_AGE), *extra_args]
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL)
         self.output = []
-        lines = queue.Queue()
-
-        def pump():
-            for raw in self.process.stdout:
-                self.output.append(raw.decode("utf-8", "replace"))
-                lines.put(self.output[-1])
-            lines.put(None)
-        threading.Thread(target=pump, daemon=True).start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            if "listening" in line:
-                return
+        if wait_listening(self.process, self.output, timeout=30):
+            return
         self.stop()
         raise Failure(f"the example backend did not start: {self.logs()[-2000:]}")
 

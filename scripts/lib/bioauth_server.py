@@ -15,6 +15,33 @@ import threading
 import time
 
 
+def wait_listening(process, output, timeout):
+    """Whether `process` printed a line with "listening" on its stdout within `timeout` seconds.
+    Every line it prints, then and later, is appended to `output` (a thread reads the pipe, so the
+    process never blocks on it)."""
+    lines = queue.Queue()
+
+    def pump():
+        for raw in process.stdout:
+            line = raw.decode("utf-8", "replace")
+            output.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if line is None:
+            return False
+        if "listening" in line:
+            return True
+    return False
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -55,30 +82,9 @@ class BioAuthServer:
         self.wrapped = bool(wrapper)
         self.process = subprocess.Popen([*wrapper, *self.command], stdout=subprocess.PIPE, stderr=self.stderr, stdin=subprocess.DEVNULL,
                                         env=env, start_new_session=self.wrapped)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-        self._wait_listening()
-
-    def _pump(self):
-        for raw in self.process.stdout:
-            line = raw.decode("utf-8", "replace")
-            self.output.append(line)
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _wait_listening(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            if "listening" in line:
-                return
-        self.stop()
-        raise ServerError(f"the server did not print a 'listening' line ({shlex.join(self.command)}):\n{self.stderr_tail()}")
+        if not wait_listening(self.process, self.output, timeout=60):
+            self.stop()
+            raise ServerError(f"the server did not print a 'listening' line ({shlex.join(self.command)}):\n{self.stderr_tail()}")
 
     def admin(self, *args):
         """`bioauth admin ARGS --database <this server's>`, as a support desk runs it: its stdout.
