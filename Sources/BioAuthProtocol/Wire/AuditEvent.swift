@@ -59,12 +59,20 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         /// `admin.password_reset`.
         public static let adminPasswordReset = Self(rawValue: "admin.password_reset")
 
+        /// `confirmation.created`: the bank's backend asked the account to confirm something.
+        public static let confirmationCreated = Self(rawValue: "confirmation.created")
+        /// `confirmation.approved`: a confirmation approved (or, as a failure, a signature or PIN
+        /// that did not hold).
+        public static let confirmationApproved = Self(rawValue: "confirmation.approved")
+        /// `confirmation.declined`: the user declined a confirmation.
+        public static let confirmationDeclined = Self(rawValue: "confirmation.declined")
         /// The values this version knows.
         public static let allCases: [Self] = [
             .userCreated, .passwordSignIn, .pinSet, .pinSignIn, .registrationStarted, .registrationVerified, .registrationDeleted,
             .registrationRenamed, .keyAttestationRefused, .passkeyRegistered, .passkeyRenamed, .passkeyDeleted, .passkeySignIn,
             .passkeyCloneSuspected, .biometricSignIn, .sessionSignedOut, .sessionRevoked, .sessionReauthenticated, .otherSessionsRevoked,
             .passwordChanged, .adminSessionsRevoked, .adminRegistrationsRevoked, .adminFactorsUnlocked, .adminPasswordReset,
+            .confirmationCreated, .confirmationApproved, .confirmationDeclined,
         ]
     }
 

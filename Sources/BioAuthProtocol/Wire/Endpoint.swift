@@ -106,6 +106,20 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static let webSignOut = Endpoint(.post, "/web/sign-out")
     /// `GET /.well-known/webauthn`: the origins that may use this relying party's id.
     public static let getRelatedOrigins = Endpoint(.get, "/.well-known/webauthn")
+    /// `POST /v1/service/confirmations`: the bank's backend asks an account to confirm (service credential).
+    public static let createConfirmation = Endpoint(.post, "/v1/service/confirmations")
+    /// `GET /v1/service/confirmations/{id}`: the bank's backend reads a confirmation's outcome (service credential).
+    public static let getConfirmation = Endpoint(.get, "/v1/service/confirmations/{id}")
+    /// `GET /v1/confirmations`: the account's pending confirmations, then its latest decided ones.
+    public static let listConfirmations = Endpoint(.get, "/v1/confirmations")
+    /// `POST /v1/confirmations/{id}/approve`: a device key's signature approves a confirmation.
+    public static let approveConfirmation = Endpoint(.post, "/v1/confirmations/{id}/approve")
+    /// `POST /v1/confirmations/{id}/decline`: the user declines a confirmation.
+    public static let declineConfirmation = Endpoint(.post, "/v1/confirmations/{id}/decline")
+    /// `POST /web/confirmations/{id}/passkey-options`: a passkey ceremony whose challenge is the confirmation's message (account page).
+    public static let createConfirmationPasskeyOptions = Endpoint(.post, "/web/confirmations/{id}/passkey-options")
+    /// `POST /web/confirmations/{id}/passkey`: a passkey assertion approves a confirmation (account page).
+    public static let approveConfirmationWithPasskey = Endpoint(.post, "/web/confirmations/{id}/passkey")
     /// `GET /.well-known/jwks.json`: the keys access tokens are signed with (RFC 7517).
     public static let getKeySet = Endpoint(.get, "/.well-known/jwks.json")
     /// `GET /.well-known/oauth-authorization-server`: the issuer and where its key set is (RFC 8414).

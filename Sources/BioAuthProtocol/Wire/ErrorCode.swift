@@ -74,6 +74,29 @@ public struct ErrorCode: OpenVocabulary {
     public static let attestationRefused = Self(rawValue: "attestation_refused")
     /// A browser session's state change without the page's CSRF token, or from another origin.
     public static let csrfFailed = Self(rawValue: "csrf_failed")
+    /// A confirmation's details break a rule of their kind (an unknown kind, a field missing or
+    /// not allowed) or its expiry is out of range; `reason` names the field.
+    public static let invalidConfirmation = Self(rawValue: "invalid_confirmation")
+    /// A payment's amount is not a positive decimal with at most its currency's minor digits.
+    public static let invalidAmount = Self(rawValue: "invalid_amount")
+    /// A payment's currency is not an active ISO 4217 code.
+    public static let invalidCurrency = Self(rawValue: "invalid_currency")
+    /// Text a confirmation would show has characters that could mislead (controls, direction
+    /// overrides, invisible or look-alike characters); `reason` names the field.
+    public static let invalidConfirmationText = Self(rawValue: "invalid_confirmation_text")
+    /// A confirmation's field, or its canonical details, is over its size limit.
+    public static let confirmationTooLarge = Self(rawValue: "confirmation_too_large")
+    /// The account a confirmation is for does not exist.
+    public static let accountNotFound = Self(rawValue: "account_not_found")
+    /// The confirmation is no longer pending: approved, declined, expired or blocked.
+    public static let confirmationClosed = Self(rawValue: "confirmation_closed")
+    /// The factor may not approve confirmations on this server (a PIN, unless the operator allows it).
+    public static let confirmationFactorNotAllowed = Self(rawValue: "confirmation_factor_not_allowed")
+    /// The server requires an App Attest assertion with an iOS key's approval and none came, or it
+    /// did not verify.
+    public static let appAttestAssertionInvalid = Self(rawValue: "app_attest_assertion_invalid")
+    /// The service credential is missing, unknown or revoked.
+    public static let invalidServiceCredential = Self(rawValue: "invalid_service_credential")
     /// The server cannot take the request now (every password and PIN check slot is taken, or its
     /// database is unreachable); try again after `Retry-After` seconds.
     public static let unavailable = Self(rawValue: "unavailable")
@@ -86,7 +109,9 @@ public struct ErrorCode: OpenVocabulary {
         .invalidSessionDuration, .notFound, .unsupportedAlgorithm, .invalidPublicKey, .duplicateRegistration, .tooManyRegistrations,
         .invalidSignatureEncoding, .challengeInvalid, .signatureInvalid, .registrationNotFound, .payloadTooLarge, .rateLimited, .methodNotAllowed,
         .pinTooCommon, .pinLocked, .passwordLocked, .reauthenticationRequired, .passwordChangeRequired, .passkeyUnknown, .passkeyInvalid,
-        .userVerificationRequired, .attestationRequired, .attestationRefused, .csrfFailed, .unavailable, .internalError,
+        .userVerificationRequired, .attestationRequired, .attestationRefused, .csrfFailed, .invalidConfirmation, .invalidAmount,
+        .invalidCurrency, .invalidConfirmationText, .confirmationTooLarge, .accountNotFound, .confirmationClosed,
+        .confirmationFactorNotAllowed, .appAttestAssertionInvalid, .invalidServiceCredential, .unavailable, .internalError,
     ]
 }
 
@@ -98,7 +123,8 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         public var code: ErrorCode
         /// Human-readable text; may change between versions.
         public var message: String
-        /// For `attestation_refused`: the stable code of the rule the evidence broke.
+        /// For `attestation_refused`: the stable code of the rule the evidence broke; for a
+        /// confirmation's details: the field.
         public var reason: String?
 
         /// Creates an error detail.
