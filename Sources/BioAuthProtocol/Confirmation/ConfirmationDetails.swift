@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(CryptoKit)
-    import CryptoKit
+import CryptoKit
 #else
-    import Crypto
+import Crypto
 #endif
 
 /// What a confirmation asks the user to approve, as structured fields: the only input to the
