@@ -159,6 +159,26 @@ struct ConfirmationTests {
         #expect(service.assertions.last?.clientDataHash == Data(SHA256.hash(data: message)))
     }
 
+    @Test("each key asserts with the App Attest key its own registration was vouched for by, even after the kept App Attest key changed")
+    func assertsWithTheRegistrationsAppAttestKey() async throws {
+        let fixture = try await Fixture(appAttest: true, mode: .require)
+        let service = try #require(fixture.device.appAttest)
+        let first = try #require(service.generatedKeyIDs.first)
+        // The server forgets the App Attest key: the PIN's registration attests a new one.
+        fixture.server.registrations.with { $0.knownKeys = [:] }
+        try await fixture.client.setPIN("4822", keepBehindBiometrics: false)
+        let second = try #require(service.generatedKeyIDs.last)
+        #expect(first != second)
+        fixture.server.with { $0.pinAllowed = true }
+        fixture.server.ask(Self.payment)
+        fixture.device.willAnswer(.present("owner"))
+        try await fixture.client.approveConfirmationWithBiometrics(try await fixture.onlyPending())
+        fixture.server.ask(Self.payment)
+        try await fixture.client.approveConfirmationWithPIN(try await fixture.onlyPending(), pin: "4822")
+        let keys = fixture.server.with { $0.approvals.compactMap { $0.appAttestAssertion?.data.dropFirst(3).prefix(32) } }
+        #expect(keys.map { Data($0) } == [Data(base64Encoded: first)!, Data(base64Encoded: second)!])
+    }
+
     @Test("a key registered without App Attest evidence sends no assertion")
     func noAssertionWithoutEvidence() async throws {
         let fixture = try await Fixture(appAttest: false)
