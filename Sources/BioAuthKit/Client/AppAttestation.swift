@@ -130,6 +130,18 @@ struct AppAttestation: Sendable {
         }
     }
 
+    /// An assertion by the App Attest key `keyID` over SHA-256 of `message` (a confirmation's
+    /// message bytes), for a device key registered with that key's evidence; `nil` when none can
+    /// be made (switched off, App Attest not offered here, or the key unusable, as after a
+    /// reinstall): the approval then goes without one, and the server's policy decides.
+    func assertion(keyID: String, over message: Data) async -> Data? {
+        guard isAvailable, let backend else { return nil }
+        let clientDataHash = Data(SHA256.hash(data: message))
+        return try? await Self.retryingUnavailable { () throws(KeychainStatus) in
+            try await backend.generateAssertion(keyID, clientDataHash: clientDataHash)
+        }
+    }
+
     /// `call`, tried again with the same inputs after each ``unavailableRetryDelays`` while it
     /// answers `serverUnavailable`.
     private static func retryingUnavailable<T>(_ call: () async throws(KeychainStatus) -> T) async throws(KeychainStatus) -> T {

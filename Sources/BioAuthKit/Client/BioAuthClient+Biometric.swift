@@ -39,14 +39,15 @@ extension BioAuthClient {
                 token: try requireToken(),
                 as: RegistrationStartResponse.self
             )
-        } keep: { registrationID, key throws(BioAuthError) in
+        } keep: { registrationID, key, appAttestKeyID throws(BioAuthError) in
             try records.save(
                 EnrollmentRecord(
                     userID: user.id,
                     username: user.username,
                     registrationID: registrationID,
                     algorithm: key.algorithm,
-                    keyName: keyName
+                    keyName: keyName,
+                    appAttestKeyID: appAttestKeyID
                 ),
                 Self.enrollmentRecord
             )

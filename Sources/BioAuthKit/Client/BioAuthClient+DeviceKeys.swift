@@ -6,7 +6,7 @@ extension BioAuthClient {
     /// registration with the key and its evidence, if any (re-authenticating as `stepUp` says when
     /// the server asks); the key signs its challenge (showing `prompt` if it is behind
     /// biometrics), the server verifies the signature, and `keep` records the registration on this
-    /// device. A failure after the key is made leaves no orphan: the key is deleted here and the
+    /// device, with the App Attest key whose evidence the server verified, if any. A failure after the key is made leaves no orphan: the key is deleted here and the
     /// pending registration on the server (with `token`, the session the caller began with); an
     /// earlier registration is untouched.
     func registerKey(
@@ -16,7 +16,7 @@ extension BioAuthClient {
         stepUp: Reauthentication?,
         create: () async throws(BioAuthError) -> DeviceKey,
         start: (_ key: DeviceKey, _ evidence: KeyAttestationEvidence?) async throws(BioAuthError) -> RegistrationStartResponse,
-        keep: (_ registrationID: String, _ key: DeviceKey) throws(BioAuthError) -> Void
+        keep: (_ registrationID: String, _ key: DeviceKey, _ appAttestKeyID: String?) throws(BioAuthError) -> Void
     ) async throws(BioAuthError) -> Registration {
         // The evidence binds the key to a challenge, so the challenge comes before the key.
         let challenge = try await attestationChallenge()
@@ -76,7 +76,8 @@ extension BioAuthClient {
             if let prepared, let result = registration.attestation {
                 appAttestation.settle(prepared, verdict: result.verdict, reason: result.reason, userID: userID)
             }
-            try keep(started.registrationID, key)
+            let vouched = registration.attestation?.verdict == .verified ? prepared?.keyID : nil
+            try keep(started.registrationID, key, vouched)
             return registration
         } catch {
             await keys.deleteKey(named: keyName)

@@ -26,9 +26,15 @@ extension BioAuthClient {
                 token: try requireToken(),
                 as: RegistrationStartResponse.self
             )
-        } keep: { registrationID, _ throws(BioAuthError) in
+        } keep: { registrationID, _, appAttestKeyID throws(BioAuthError) in
             try records.save(
-                PINRecord(userID: user.id, username: user.username, registrationID: registrationID, keyName: keyName),
+                PINRecord(
+                    userID: user.id,
+                    username: user.username,
+                    registrationID: registrationID,
+                    keyName: keyName,
+                    appAttestKeyID: appAttestKeyID
+                ),
                 Self.pinRecord
             )
         }

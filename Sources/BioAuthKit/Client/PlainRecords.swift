@@ -41,6 +41,9 @@ struct EnrollmentRecord: Codable, Sendable {
     /// The device key's name; each registration has its own, so that a new one can be
     /// registered before the old one is given up.
     var keyName: String
+    /// The App Attest key whose evidence the server verified with this registration: it asserts
+    /// each confirmation this key approves.
+    var appAttestKeyID: String? = nil
 }
 
 /// The PIN this device holds: the registration of its PIN key (see ``BioAuthClient/setPIN(_:keepBehindBiometrics:reauthentication:)``).
@@ -49,6 +52,8 @@ struct PINRecord: Codable, Sendable {
     var username: String
     var registrationID: String
     var keyName: String
+    /// The App Attest key whose evidence the server verified with this registration.
+    var appAttestKeyID: String? = nil
 }
 
 /// The last account that signed in.

@@ -20,6 +20,7 @@ import BioAuthProtocol
 /// | ``missingEntitlement`` | a build problem: the app lacks its keychain entitlement |
 /// | ``secureEnclaveUnavailable`` | hide biometric sign-in (the Xcode Simulator or a Mac without one); offer password |
 /// | ``notSignedIn`` | show the sign-in screen |
+/// | ``confirmationRefused(_:)`` (code ``Code/confirmationRefused``) | the details break ``ConfirmationRules`` or are of an unknown kind: show no approve button; decline |
 /// | ``server(_:)`` (code ``Code/server``) | act on the contract's ``ErrorCode`` in ``serverCode`` |
 /// | ``transport(_:)`` (code ``Code/transport``) | no answer from the server; retry later |
 /// | ``systemFailure(_:)`` (code ``Code/systemFailure``) | log ``detail``; offer the password |
@@ -57,6 +58,8 @@ public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let secureEnclaveUnavailable = Code("secureEnclaveUnavailable")
         /// See ``BioAuthError/notSignedIn``.
         public static let notSignedIn = Code("notSignedIn")
+        /// This device refuses to show or sign a confirmation's details (``BioAuthError/confirmationProblem``).
+        public static let confirmationRefused = Code("confirmationRefused")
         /// The server answered with one of the contract's errors (``BioAuthError/rejection``).
         public static let server = Code("server")
         /// The server could not be reached, or answered outside the contract.
@@ -74,11 +77,14 @@ public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public let rejection: ServerRejection?
     /// Words for logs, for ``Code/transport`` and ``Code/systemFailure`` (never a secret).
     public let detail: String?
+    /// For ``Code/confirmationRefused``: the rule the details broke, and the field.
+    public let confirmationProblem: ConfirmationRules.Problem?
 
-    private init(_ code: Code, rejection: ServerRejection? = nil, detail: String? = nil) {
+    private init(_ code: Code, rejection: ServerRejection? = nil, detail: String? = nil, confirmationProblem: ConfirmationRules.Problem? = nil) {
         self.code = code
         self.rejection = rejection
         self.detail = detail
+        self.confirmationProblem = confirmationProblem
     }
 
     /// The user dismissed the prompt (or the system did).
@@ -112,6 +118,13 @@ public struct BioAuthError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server answered with one of the contract's errors.
     public static func server(_ rejection: ServerRejection) -> BioAuthError {
         BioAuthError(.server, rejection: rejection)
+    }
+
+    /// This device refuses to show or sign a confirmation's details: they break
+    /// ``ConfirmationRules`` (`problem` says which rule, and the field), or their kind is one this
+    /// version does not know. Decided from the details alone, before any prompt or request.
+    public static func confirmationRefused(_ problem: ConfirmationRules.Problem) -> BioAuthError {
+        BioAuthError(.confirmationRefused, detail: "\(problem.code.rawValue) \(problem.field)", confirmationProblem: problem)
     }
 
     /// The server could not be reached, or answered outside the contract.

@@ -16,7 +16,7 @@ import Foundation
 ///   canonical details at most ``maxCanonicalBytes``.
 public enum ConfirmationRules {
     /// Why details were refused: a stable code and the field.
-    public struct Problem: Error, Equatable, Sendable {
+    public struct Problem: Error, Hashable, Sendable {
         /// `invalid_confirmation`, `invalid_amount`, `invalid_currency`, `invalid_confirmation_text`
         /// or `confirmation_too_large`.
         public var code: ErrorCode

@@ -31,6 +31,8 @@ final class SampleAuth: ObservableObject {
     @Published private(set) var availability: BiometricAvailability?
     @Published private(set) var biometricSignInEnabled = false
     @Published private(set) var pinSet = false
+    /// The account's pending confirmations, each with the text this device derived for it.
+    @Published var confirmations: [PendingConfirmation] = []
     @Published var message: String?
 
     /// The biometry's name for labels: "Face ID", "Touch ID", "Optic ID".
@@ -156,7 +158,7 @@ final class SampleAuth: ObservableObject {
     }
 
     /// Runs an action and shows what it has to say, or its failure in words.
-    private func run(_ action: () async throws -> String?) async {
+    func run(_ action: () async throws -> String?) async {
         do {
             message = try await action()
         } catch let error as BioAuthError {
@@ -182,6 +184,9 @@ final class SampleAuth: ObservableObject {
         case .biometryLockout: "\(biometryName) is locked. Use your PIN or password."
         case .itemNotFound: "\(biometryName) sign-in is not on for this device. Sign in with your password."
         case .secureEnclaveUnavailable: "This device cannot hold a \(biometryName) key."
+        case _ where error.code == .confirmationRefused: "This request cannot be shown safely on this phone. Decline it."
+        case _ where error.serverCode == .confirmationClosed: "This request was already approved, declined or blocked, or it expired."
+        case _ where error.serverCode == .confirmationFactorNotAllowed: "This bank does not take the PIN for payments. Use \(biometryName)."
         default: error.serverCode == .invalidCredentials ? "Wrong username or password." : "That did not work (\(error))."
         }
     }

@@ -1,7 +1,7 @@
 import SwiftUI
 
-/// One screen: signed out (password, PIN, biometric sign-in), or signed in (settings, the bank's
-/// API, sign-out).
+/// One screen: signed out (password, PIN, biometric sign-in), or signed in (settings, payments to
+/// confirm, the bank's API, sign-out).
 @MainActor
 struct ContentView: View {
     @ObservedObject var auth: SampleAuth
@@ -62,6 +62,7 @@ struct ContentView: View {
             SecureField("New PIN (4 to 12 digits)", text: $pin).keyboardType(.numberPad)
             Button("Set PIN") { Task { await auth.setPIN(pin) } }
         }
+        ConfirmationsSection(auth: auth, pin: $pin)
         Section("The bank's API") {
             Button("Load balance from the bank's API") { Task { await auth.loadBalance() } }
             Button("Transfer 10 EUR") { Task { await auth.transfer() } }
