@@ -6,18 +6,30 @@ import BioAuthTesting
 struct BenchDevice: Sendable {
     let key: SoftwareDeviceKey
     let registrationID: String
+    /// The account's user id.
+    let userID: String
+    /// The account's session from its enrollment, which approves its confirmations.
+    let sessionToken: String
 
-    /// Registers a new key for the account `token` signs in as: start, sign the registration
+    /// Registers a new key for the account `signedIn` signed in to: start, sign the registration
     /// challenge, verify.
-    static func register(over phone: PhoneConnection, token: String) async throws -> BenchDevice {
+    static func register(over phone: PhoneConnection, signedIn: SignInResponse) async throws -> BenchDevice {
         let key = SoftwareDeviceKey.es256()
-        let registration = try await phone.register(key, token: token, label: "bench")
-        return BenchDevice(key: key, registrationID: registration.id)
+        let registration = try await phone.register(key, token: signedIn.sessionToken, label: "bench")
+        return BenchDevice(key: key, registrationID: registration.id, userID: signedIn.user.id, sessionToken: signedIn.sessionToken)
     }
 
     /// One biometric sign-in: ask for a challenge, sign it, complete.
     func signIn(over phone: PhoneConnection) async throws {
         try await phone.biometricSignIn(key, registrationID: registrationID)
+    }
+
+    /// One confirmation: the bank's backend (service `credential`) asks this device's account to
+    /// confirm a payment, and the device approves it (a challenge, the signature over its details).
+    func confirm(over phone: PhoneConnection, credential: String) async throws {
+        let details = ConfirmationDetails.payment(amount: "12.50", currency: "EUR", payeeName: "Bench Payee", reference: "bench")
+        let confirmation = try await phone.createConfirmation(details, for: userID, credential: credential)
+        try await phone.approveConfirmation(confirmation, key: key, registrationID: registrationID, token: sessionToken)
     }
 }
 

@@ -79,6 +79,12 @@ extension BenchReport {
                         + "\(format(tokens.serverCPUMicrosecondsPerOperation)) µs server CPU each; p50 \(format(tokens.latency.p50, digits: 2)) ms, p99 \(format(tokens.latency.p99, digits: 2)) ms"
                 )
             }
+            if let confirmed = database.confirmations {
+                lines.append(
+                    "  payments confirmed (\(confirmed.connections) connections; asked, challenged, approved): \(format(confirmed.throughput))/s; "
+                        + "\(format(confirmed.serverCPUMicrosecondsPerOperation)) µs server CPU each; p50 \(format(confirmed.latency.p50, digits: 2)) ms, p99 \(format(confirmed.latency.p99, digits: 2)) ms"
+                )
+            }
             for point in database.growth {
                 let floor = database.floor(connections: point.saturated.connections)
                 lines.append(
@@ -188,7 +194,7 @@ extension BenchReport {
 extension DatabaseReport {
     /// Failed operations on this database.
     package var errorCount: Int {
-        biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors + (accessTokens?.errors ?? 0)
+        biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors + (accessTokens?.errors ?? 0) + (confirmations?.errors ?? 0)
             + growth.map { $0.halfLoad.errors + $0.saturated.errors }.reduce(0, +)
     }
 }

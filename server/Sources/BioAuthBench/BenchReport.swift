@@ -55,6 +55,9 @@ package struct DatabaseReport: Codable, Sendable {
     /// Access tokens minted for signed-in sessions (`POST /v1/sessions/current/access-token`),
     /// closed loop; `nil` in reports from before there were access tokens.
     package var accessTokens: LoadResult?
+    /// Payments confirmed (the backend's request, a challenge and the device's approval, each a
+    /// request), closed loop; `nil` in reports from before there were confirmations.
+    package var confirmations: LoadResult?
     /// The same loads with each seeded size.
     package var growth: [GrowthPoint]
     /// Median latency at half load with the largest seeded size over that with the smallest.

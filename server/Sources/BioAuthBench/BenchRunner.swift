@@ -61,11 +61,13 @@ package struct BenchRunner: Sendable {
         var halfLoad: LoadResult?
         var password: LoadResult?
         var accessTokens: LoadResult?
+        var confirmations: LoadResult?
         var growth: [GrowthPoint] = []
         var best: LoadResult?
         for accounts in options.growth {
             let point = try await withScratchDatabase(database, "accounts-\(accounts)") { location -> GrowthPoint in
                 let seedSeconds = try await seed(location, accounts: accounts, label: "[\(name)] seeding \(accounts) accounts")
+                let bank = try await BenchmarkDatabase.with(location, logger: logger) { try await $0.serviceCredential() }
                 let server = try await ServerProcess.start(database: location, arguments: serverArguments(for: database))
                 do {
                     let enrolled = try await enroll(server)
@@ -89,6 +91,8 @@ package struct BenchRunner: Sendable {
                         halfLoad = half
                         password = try await passwordLoad(server, name: name, accounts: enrolled.accounts)
                         accessTokens = try await accessTokenLoad(load, server, name: name, accounts: enrolled.accounts, connections: best.connections)
+                        let confirm = confirmation(enrolled.devices, credential: bank)
+                        confirmations = try await load.closedLoop(connections: best.connections, label: "[\(name)] payments confirmed", confirm)
                     }
                     let peak = server.peakResidentBytes
                     await server.stop()
@@ -125,6 +129,7 @@ package struct BenchRunner: Sendable {
             password: password,
             passwordRatioToHashRate: password.throughput / limits.passwordVerificationsPerSecond,
             accessTokens: accessTokens,
+            confirmations: confirmations,
             growth: growth,
             growthP50Ratio: last.halfLoad.latency.p50 / first.halfLoad.latency.p50,
             serverPeakResidentBytes: growth.map(\.serverPeakResidentBytes).max() ?? 0,
@@ -281,10 +286,10 @@ package struct BenchRunner: Sendable {
                         let phone = PhoneConnection(http: http, relyingPartyID: relyingParty)
                         let account = PasswordSignInRequest(username: "bench-\(tag)-\(index)", password: "bench password \(index) \(tag)")
                         try await phone.signUp(account.username, password: account.password)
-                        let token = try await phone.signIn(account.username, password: account.password).sessionToken
+                        let signedIn = try await phone.signIn(account.username, password: account.password)
                         var registered: [BenchDevice] = []
                         for _ in 0..<devices {
-                            registered.append(try await BenchDevice.register(over: phone, token: token))
+                            registered.append(try await BenchDevice.register(over: phone, signedIn: signedIn))
                         }
                         return (registered, account)
                     }
@@ -307,6 +312,16 @@ package struct BenchRunner: Sendable {
         return { connection, iteration, http in
             let device = devices[(connection + iteration * 7_919) % devices.count]
             try await device.signIn(over: PhoneConnection(http: http, relyingPartyID: relyingParty))
+        }
+    }
+
+    /// Each connection steps through the devices as ``biometricSignIn(_:)`` does; each step is a
+    /// payment the bank's backend asks for with `credential` and the device approves.
+    func confirmation(_ devices: [BenchDevice], credential: String) -> LoadGenerator.Operation {
+        let relyingParty = self.relyingParty
+        return { connection, iteration, http in
+            let device = devices[(connection + iteration * 7_919) % devices.count]
+            try await device.confirm(over: PhoneConnection(http: http, relyingPartyID: relyingParty), credential: credential)
         }
     }
 

@@ -33,6 +33,11 @@ package struct BenchmarkDatabase: Sendable {
         )
     }
 
+    /// A new service credential's secret: the bank backend of the confirmation load.
+    func serviceCredential() async throws -> String {
+        try await server.serviceCredentialAdministration.create(name: "bench bank backend", webhookURL: nil).secret
+    }
+
     /// Closes the database.
     func close() async throws {
         try await server.close()

@@ -157,8 +157,10 @@ package final class FaultLoad: Sendable {
             for index in 0..<options.connections {
                 let account = PasswordSignInRequest(username: "fault-\(tag)-\(index)", password: "fault load password \(index) \(tag)")
                 try await phone.signUp(account.username, password: account.password)
-                let token = try await phone.signIn(account.username, password: account.password).sessionToken
-                clients.append(Client(account: account, device: try await BenchDevice.register(over: phone, token: token), token: token))
+                let signedIn = try await phone.signIn(account.username, password: account.password)
+                clients.append(
+                    Client(account: account, device: try await BenchDevice.register(over: phone, signedIn: signedIn), token: signedIn.sessionToken)
+                )
             }
             return clients
         }

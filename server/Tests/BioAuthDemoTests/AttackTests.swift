@@ -137,4 +137,42 @@ struct AttackTests {
             #expect(starts == [403, 403, 403, 201])
         }
     }
+
+    @Test("demo: a payee swapped on the wire is shown as swapped, signed as shown, and refused; nothing approved")
+    func confirmationBindsWhatWasShown() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackPayeeSwappedOnTheWire()
+            #expect(section.result(.confirmationBindsWhatWasShown)?.passed == true, "\(section.result(.confirmationBindsWhatWasShown)?.detail ?? "")")
+        }
+    }
+
+    @Test("demo: an approval redirected to another payment is refused, and replayed after it went through too")
+    func confirmationApprovalNotTransferable() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackApprovalRedirected()
+            #expect(
+                section.result(.confirmationApprovalNotTransferable)?.passed == true,
+                "\(section.result(.confirmationApprovalNotTransferable)?.detail ?? "")"
+            )
+        }
+    }
+
+    @Test("demo: an approval after expiry, of another account's confirmation, or with a revoked key is refused")
+    func staleApprovalRefused() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackStaleApprovals()
+            #expect(section.result(.staleApprovalRefused)?.passed == true, "\(section.result(.staleApprovalRefused)?.detail ?? "")")
+        }
+    }
+
+    @Test("demo: a hooked \"are you sure?\" on a phone the attacker holds yields no signature and approves nothing")
+    func hookedConfirmationYieldsNothing() async throws {
+        try await DemoHarness.withScenario { scenario, _ in
+            let section = try await scenario.attackHookedConfirmation()
+            #expect(
+                section.result(.hookedConfirmationYieldsNothing)?.passed == true,
+                "\(section.result(.hookedConfirmationYieldsNothing)?.detail ?? "")"
+            )
+        }
+    }
 }

@@ -61,7 +61,8 @@ struct ScenarioTests {
             skipped == [
                 .expiredChallengeRefused, .stolenDatabaseUseless, .stolenTokenCannotPersist, .slowPINGuessingLocked,
                 .recoveryRevokesPlantedPasskey,
-                .hookedEnrollmentRefused,
+                .hookedEnrollmentRefused, .confirmationBindsWhatWasShown, .confirmationApprovalNotTransferable, .staleApprovalRefused,
+                .hookedConfirmationYieldsNothing,
             ]
         )
         #expect(report.properties.filter { $0.status != .skip }.allSatisfy { $0.passed })

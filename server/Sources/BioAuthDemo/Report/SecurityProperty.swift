@@ -31,6 +31,14 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
     /// Under `--key-attestation require`, a key a hooked app made in software, or without a
     /// per-use biometric, is refused; the genuine app's hardware key registers.
     case hookedEnrollmentRefused = "hooked_enrollment_refused"
+    /// Attack 14.
+    case confirmationBindsWhatWasShown = "confirmation_binds_what_was_shown"
+    /// Attack 15.
+    case confirmationApprovalNotTransferable = "confirmation_approval_not_transferable"
+    /// Attack 16.
+    case staleApprovalRefused = "stale_approval_refused"
+    /// Attack 17.
+    case hookedConfirmationYieldsNothing = "hooked_confirmation_yields_nothing"
 
     /// The property in one line.
     package var statement: String {
@@ -50,6 +58,10 @@ package enum SecurityProperty: String, Codable, Sendable, CaseIterable {
         case .slowPINGuessingLocked: "Slow PIN guessing still locks: failures count until a success"
         case .recoveryRevokesPlantedPasskey: "A recovery revokes every credential, a planted passkey too"
         case .hookedEnrollmentRefused: "Under key attestation, a hooked app's software key is refused; the hardware's key registers"
+        case .confirmationBindsWhatWasShown: "A payee swapped on the wire: the phone signs what it showed, and the server refuses it"
+        case .confirmationApprovalNotTransferable: "An approval cannot approve another payment, nor be replayed"
+        case .staleApprovalRefused: "An approval after expiry, for another account, or with a revoked key is refused"
+        case .hookedConfirmationYieldsNothing: "A hooked \"are you sure?\" yields no signature and approves nothing"
         }
     }
 }

@@ -49,6 +49,16 @@ package enum DemoRunner {
             Stage(kind: .attack, number: 13, title: "Hooked enrollment", guards: [.hookedEnrollmentRefused]) {
                 try await $0.attackHookedEnrollment()
             },
+            Stage(kind: .attack, number: 14, title: "Payee swapped", guards: [.confirmationBindsWhatWasShown]) {
+                try await $0.attackPayeeSwappedOnTheWire()
+            },
+            Stage(kind: .attack, number: 15, title: "Approval redirected", guards: [.confirmationApprovalNotTransferable]) {
+                try await $0.attackApprovalRedirected()
+            },
+            Stage(kind: .attack, number: 16, title: "Stale approvals", guards: [.staleApprovalRefused]) { try await $0.attackStaleApprovals() },
+            Stage(kind: .attack, number: 17, title: "Hooked confirmation", guards: [.hookedConfirmationYieldsNothing]) {
+                try await $0.attackHookedConfirmation()
+            },
         ]
     }
 

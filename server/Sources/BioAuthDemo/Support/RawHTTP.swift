@@ -32,6 +32,13 @@ struct RawHTTP: Sendable {
         return (response.statusCode, data)
     }
 
+    /// Calls `endpoint` with a contract body, encoded as the contract encodes it.
+    @discardableResult
+    func call(_ endpoint: Endpoint, id: String? = nil, body: some Encodable, token: String? = nil) async throws -> (status: Int, body: Data) {
+        let object = try JSONSerialization.jsonObject(with: WireJSON.makeEncoder().encode(body)) as? [String: Any]
+        return try await call(endpoint, id: id, object: object, token: token)
+    }
+
     /// The contract error code of an answer, if it is one.
     static func errorCode(_ body: Data) -> String? {
         ((try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String

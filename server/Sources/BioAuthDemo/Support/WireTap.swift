@@ -8,13 +8,14 @@ import FoundationNetworking
 
 /// The demo's network: forwards every request, keeps an abbreviated copy of each exchange for the
 /// section being shown, keeps the raw requests so an attacker can replay them, and lets an
-/// attack hold a request back before it goes out.
+/// attack hold a request back before it goes out or rewrite an answer before the app reads it.
 package final class WireTap: HTTPTransport, @unchecked Sendable {
     private struct State {
         var exchanges: [WireExchange] = []
         var requests: [URLRequest] = []
         var tokens: [String] = []
         var hold: (@Sendable (URLRequest) async -> Void)?
+        var rewrite: (@Sendable (URLRequest, Data) -> Data)?
     }
 
     private let next: any HTTPTransport
@@ -27,13 +28,14 @@ package final class WireTap: HTTPTransport, @unchecked Sendable {
 
     /// Forwards `request` (after any hold) and records the exchange.
     package func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let hold = state.withLock { state in
+        let (hold, rewrite) = state.withLock { state in
             state.requests.append(request)
-            return state.hold
+            return (state.hold, state.rewrite)
         }
         await hold?(request)
         do {
-            let (data, response) = try await next.send(request)
+            var (data, response) = try await next.send(request)
+            if let rewrite { data = rewrite(request, data) }
             record(request, status: response.statusCode, body: data)
             return (data, response)
         } catch {
@@ -57,6 +59,12 @@ package final class WireTap: HTTPTransport, @unchecked Sendable {
     /// Runs `hold` before each request from now on (`nil` to stop).
     package func setHold(_ hold: (@Sendable (URLRequest) async -> Void)?) {
         state.withLock { $0.hold = hold }
+    }
+
+    /// Passes each answer through `rewrite` from now on, before the app reads it (`nil` to stop):
+    /// a man in the middle.
+    package func setRewrite(_ rewrite: (@Sendable (URLRequest, Data) -> Data)?) {
+        state.withLock { $0.rewrite = rewrite }
     }
 
     /// The exchanges recorded since the last call, and forgets them.
