@@ -36,4 +36,13 @@ struct BioAuthErrorTests {
         #expect(BioAuthError.itemNotFound.serverCode == nil && BioAuthError.itemNotFound.rejection == nil)
         #expect("\(locked)" == "server 429 locked, Retry-After 60 s")
     }
+
+    @Test("a confirmation the device refuses carries the rule's code and the field, and is no server refusal")
+    func confirmationRefused() throws {
+        let details = ConfirmationDetails.payment(amount: "12.50", currency: "EUR", payeeName: "Alice \u{202E}elpmaxE")
+        let problem = try #require(throws: ConfirmationRules.Problem.self) { try ConfirmationRules.check(details, confirmationID: "cnf_1") }
+        let error = BioAuthError.confirmationRefused(problem)
+        #expect(error.code == .confirmationRefused && error.confirmationProblem == problem && error.serverCode == nil)
+        #expect("\(error)" == "confirmationRefused: invalid_confirmation_text payee_name")
+    }
 }

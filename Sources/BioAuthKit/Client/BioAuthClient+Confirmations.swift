@@ -14,7 +14,9 @@ extension BioAuthClient {
     }
 
     /// Approves `pending` with the biometric device key: one prompt, whose reason is the text this
-    /// device derived from the details (``PendingConfirmation/text``). The key signs
+    /// device derived from the details (``PendingConfirmation/text``), passed as every prompt's
+    /// reason is: the signing context's `localizedReason`, which "is displayed in the authentication
+    /// UI" of a keychain operation with `kSecUseAuthenticationContext` (LAContext.h). The key signs
     /// ``ConfirmationMessage`` over a fresh challenge (`POST /v1/biometric/challenges`) and the hash
     /// this device computes from the details; with an App Attest assertion over the message when
     /// the key registered with App Attest evidence (``BioAuthConfiguration/appAttest``).

@@ -7,11 +7,14 @@ import SwiftUI
 @MainActor
 struct ConfirmationsSection: View {
     @ObservedObject var auth: SampleAuth
-    @Binding var pin: String
+    @State private var pin = ""
 
     var body: some View {
         Section("Confirmations") {
             Button("Check for confirmations") { Task { await auth.loadConfirmations() } }
+            if auth.pinSet && !auth.confirmations.isEmpty {
+                SecureField("PIN, to approve with the PIN", text: $pin).keyboardType(.numberPad)
+            }
             ForEach(auth.confirmations) { pending in
                 VStack(alignment: .leading, spacing: 6) {
                     if let text = pending.text {

@@ -62,7 +62,7 @@ struct ContentView: View {
             SecureField("New PIN (4 to 12 digits)", text: $pin).keyboardType(.numberPad)
             Button("Set PIN") { Task { await auth.setPIN(pin) } }
         }
-        ConfirmationsSection(auth: auth, pin: $pin)
+        ConfirmationsSection(auth: auth)
         Section("The bank's API") {
             Button("Load balance from the bank's API") { Task { await auth.loadBalance() } }
             Button("Transfer 10 EUR") { Task { await auth.transfer() } }
