@@ -35,7 +35,8 @@ class ConfirmationRulesTest {
 
     @Test
     fun `the text is derived from the fields alone`() {
-        assertEquals("Pay 12.50 EUR to Alice Example\nAccount: DE89 3704 0044 0532 0130 00\nReference: Invoice 42", ConfirmationText.of(payment)?.text)
+        val text = ConfirmationText.of(payment)?.text
+        assertEquals("Pay 12.50 EUR to Alice Example\nAccount: DE89 3704 0044 0532 0130 00\nReference: Invoice 42", text)
         assertEquals("Add Bob Example as a payee", ConfirmationText.of(ConfirmationDetails.action("Add Bob Example as a payee"))?.text)
         assertNull(ConfirmationText.of(ConfirmationDetails(ConfirmationKind.UNKNOWN, action = "x")))
     }

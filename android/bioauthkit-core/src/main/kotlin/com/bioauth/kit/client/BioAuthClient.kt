@@ -2,6 +2,9 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.errors.PlatformCodes
+import com.bioauth.kit.errors.BioAuthException
+import com.bioauth.kit.protocol.Confirmation
+import com.bioauth.kit.protocol.ConfirmationText
 import com.bioauth.kit.protocol.Registration
 import com.bioauth.kit.protocol.Session
 import com.bioauth.kit.protocol.User
@@ -23,7 +26,8 @@ import kotlinx.coroutines.sync.withLock
  * The features live in their own classes, as the Swift client's extensions do: passwords and
  * sessions ([PasswordFlows]), biometric sign-in ([BiometricFlows]), the kept session
  * ([KeptSession]), the PIN ([PinFlows]), re-authentication ([StepUp]), reconciliation
- * ([Reconciliation]) and access tokens for the app's backend ([AccessTokenFlow]).
+ * ([Reconciliation]), access tokens for the app's backend ([AccessTokenFlow]) and confirmations
+ * ([ConfirmationFlows]).
  */
 public class BioAuthClient(
     /** What the client was configured with. */
@@ -40,6 +44,7 @@ public class BioAuthClient(
     private val keptSession = KeptSession(core)
     private val pins = PinFlows(core, stepUp, reconciliation)
     private val accessTokens = AccessTokenFlow(core)
+    private val confirmations = ConfirmationFlows(core, enrolled, pins)
     private val serial = Mutex()
 
     /** Runs a call that may prompt or change this device's keys after the one before it ended. */
@@ -164,6 +169,47 @@ public class BioAuthClient(
 
     /** Signs in with the PIN kept behind biometrics: **one prompt** releases it. */
     public suspend fun signInWithStoredPIN(prompt: PromptText): SignedIn = one { pins.signInWithStored(prompt) }
+
+    // Confirmations (a payment or an action the bank asks this account to approve)
+
+    /**
+     * The account's confirmations (`GET /v1/confirmations`): the pending ones oldest first, then
+     * the latest others, newest first. No prompt. Show each with [confirmationText], not the
+     * server's `serverText`.
+     */
+    public suspend fun confirmations(): List<Confirmation> = confirmations.list()
+
+    /**
+     * The text this SDK shows and signs for [confirmation], derived on this device from its details
+     * alone (the app shows it in its own list too). Throws `CONFIRMATION_REFUSED`
+     * ([BioAuthException.confirmationProblem]) for details that break `ConfirmationRules` or are of
+     * a kind this SDK does not know: such a confirmation cannot be approved here.
+     */
+    public fun confirmationText(confirmation: Confirmation): ConfirmationText = confirmations.shown(confirmation).text
+
+    /**
+     * Approves [confirmation] with this device's biometric key: the details are checked and their
+     * text and hash derived here, a fresh challenge is taken, and after a match (**one prompt**
+     * whose title and description are [confirmationText], with a tap after a passive match) the key
+     * signs the confirmation message over that hash, never a hash or text the server sent. Returns
+     * the approved confirmation (its `receipt` for the bank). Throws `CONFIRMATION_REFUSED` before
+     * any prompt or request; `KEY_INVALIDATED`, `KEY_MISSING` as [signInWithBiometrics]; `SERVER`
+     * with `CONFIRMATION_CLOSED`, `NOT_FOUND`, `SIGNATURE_INVALID`.
+     */
+    public suspend fun approveConfirmation(confirmation: Confirmation, prompt: ConfirmationPrompt = ConfirmationPrompt()): Confirmation =
+        one { confirmations.approve(confirmation, prompt) }
+
+    /**
+     * Approves [confirmation] with this device's PIN key and [pin] (no prompt: the app shows
+     * [confirmationText] and asks for the PIN itself), where the server allows a PIN to approve
+     * (else `SERVER` `CONFIRMATION_FACTOR_NOT_ALLOWED`). A wrong PIN counts against the
+     * confirmation and against the PIN's lockout.
+     */
+    public suspend fun approveConfirmationWithPIN(confirmation: Confirmation, pin: String): Confirmation =
+        one { confirmations.approveWithPIN(confirmation, pin) }
+
+    /** Declines [confirmation] (no prompt). Throws `SERVER` `CONFIRMATION_CLOSED` when it is no longer pending. */
+    public suspend fun declineConfirmation(confirmation: Confirmation): Confirmation = confirmations.decline(confirmation)
 
     // Re-authentication and reconciliation
 

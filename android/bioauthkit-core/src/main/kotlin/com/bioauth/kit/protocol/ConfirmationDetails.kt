@@ -55,8 +55,13 @@ public data class ConfirmationDetails(
 
     public companion object {
         /** A payment of [amount] [currency] to [payeeName]. */
-        public fun payment(amount: String, currency: String, payeeName: String, payeeAccount: String? = null, reference: String? = null): ConfirmationDetails =
-            ConfirmationDetails(ConfirmationKind.PAYMENT, amount, currency, payeeName, payeeAccount, reference)
+        public fun payment(
+            amount: String,
+            currency: String,
+            payeeName: String,
+            payeeAccount: String? = null,
+            reference: String? = null,
+        ): ConfirmationDetails = ConfirmationDetails(ConfirmationKind.PAYMENT, amount, currency, payeeName, payeeAccount, reference)
 
         /** An action described by [action]. */
         public fun action(action: String, reference: String? = null): ConfirmationDetails =

@@ -83,7 +83,9 @@ public object ConfirmationRules {
         if (!digits(whole) || whole.length > 15 || (whole != "0" && whole.startsWith("0")) || (fraction != null && !digits(fraction))) {
             return Problem(ServerErrorCode.INVALID_AMOUNT, "amount", "It is not a decimal amount such as 12.50.")
         }
-        if ((fraction?.length ?: 0) > minorDigits) return Problem(ServerErrorCode.INVALID_AMOUNT, "amount", "$currency has $minorDigits digits after the point.")
+        if ((fraction?.length ?: 0) > minorDigits) {
+            return Problem(ServerErrorCode.INVALID_AMOUNT, "amount", "$currency has $minorDigits digits after the point.")
+        }
         if (amount.none { it in '1'..'9' }) return Problem(ServerErrorCode.INVALID_AMOUNT, "amount", "The amount must be above zero.")
         return null
     }

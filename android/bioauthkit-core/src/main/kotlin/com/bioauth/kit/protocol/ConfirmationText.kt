@@ -40,7 +40,9 @@ public data class ConfirmationText(
                     )
                 }
             }
-            ConfirmationKind.ACTION -> details.action?.let { action -> ConfirmationText(action, listOfNotNull(details.reference?.let { "Reference: $it" })) }
+            ConfirmationKind.ACTION -> details.action?.let { action ->
+                ConfirmationText(action, listOfNotNull(details.reference?.let { "Reference: $it" }))
+            }
             ConfirmationKind.UNKNOWN -> null
         }
     }
