@@ -1,6 +1,7 @@
 package com.bioauth.kit
 
 import com.bioauth.kit.client.ConfirmationPrompt
+import com.bioauth.kit.client.PendingConfirmation
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.Confirmation
@@ -18,6 +19,7 @@ import com.bioauth.kit.support.failure
 import com.bioauth.kit.support.runSuspend
 import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import java.security.KeyFactory
@@ -55,9 +57,9 @@ class ConfirmationFlowTest {
         for ((details, code) in refused) {
             val prompts = owner.device.prompt.shown
             val requests = wire.requests.size
-            val bad = confirmation(details)
+            val bad = PendingConfirmation(confirmation(details))
             val calls = listOf<suspend () -> Unit>(
-                { owner.client.approveConfirmation(bad) },
+                { owner.client.approveConfirmationWithBiometrics(bad) },
                 { owner.client.approveConfirmationWithPIN(bad, Account.PIN) },
             )
             for (call in calls) {
@@ -65,7 +67,8 @@ class ConfirmationFlowTest {
                 assertEquals(Code.CONFIRMATION_REFUSED, error.code, "$details")
                 assertEquals(code, error.confirmationProblem?.code, "$details")
             }
-            assertEquals(Code.CONFIRMATION_REFUSED, failure { owner.client.confirmationText(bad) }.code)
+            assertEquals(code, bad.refusal?.confirmationProblem?.code, "$details")
+            assertNull(bad.text)
             assertEquals(prompts, owner.device.prompt.shown, "no prompt for $details")
             assertEquals(requests, wire.requests.size, "no request for $details: ${wire.requests.drop(requests)}")
         }
@@ -78,7 +81,8 @@ class ConfirmationFlowTest {
         owner.enableBiometrics()
         val publicKey = Base64Url.decode(JSONObject(wire.bodies.getValue("/v1/biometric/registrations")).getString("public_key"))!!
         owner.device.willAnswer(Answer.Present("owner"))
-        runCatching { owner.client.approveConfirmation(confirmation(payment), ConfirmationPrompt(subtitle = "Approve with your fingerprint")) }
+        val pending = PendingConfirmation(confirmation(payment))
+        runCatching { owner.client.approveConfirmationWithBiometrics(pending, ConfirmationPrompt(subtitle = "Approve with your fingerprint")) }
         val request = owner.device.prompt.lastRequest!!
         assertEquals("Pay 12.50 EUR to Alice Example", request.title)
         assertEquals("Account: DE89 3704 0044 0532 0130 00\nReference: Invoice 42", request.description)

@@ -64,8 +64,8 @@ class MainActivity : FragmentActivity() {
      */
     private suspend fun confirm(auth: SampleAuth) {
         auth.loadConfirmations()
-        for ((confirmation, text) in auth.confirmations) {
-            if (text == null) continue
+        for (confirmation in auth.confirmations) {
+            val text = confirmation.text ?: continue
             setTitle("To approve: ${text.text.replace("\n", " · ")}")
             val approved = auth.approveOrDecline(confirmation)
             setTitle(auth.message ?: if (approved) "Approved: ${text.title}" else "Declined: ${text.title}")

@@ -4,14 +4,13 @@ import android.content.Context
 import com.bioauth.kit.client.BioAuthClient
 import com.bioauth.kit.client.BioAuthConfiguration
 import com.bioauth.kit.client.ConfirmationPrompt
+import com.bioauth.kit.client.PendingConfirmation
 import com.bioauth.kit.client.PromptText
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.platform.android.AndroidBiometricPrompt
 import com.bioauth.kit.platform.android.AndroidDevice
-import com.bioauth.kit.protocol.Confirmation
 import com.bioauth.kit.protocol.ConfirmationStatus
-import com.bioauth.kit.protocol.ConfirmationText
 import com.bioauth.kit.protocol.ServerErrorCode
 import com.bioauth.kit.protocol.User
 import java.io.IOException
@@ -73,33 +72,24 @@ class SampleAuth private constructor(context: Context) {
 
     /**
      * The account's pending confirmations, each with the text this phone derived from its details
-     * (the text shown in the list, in the prompt and signed); one this phone refuses to show is
-     * listed with `null` and cannot be approved here.
+     * (the text shown in the list, in the prompt and signed); one this phone refuses to show has no
+     * text and cannot be approved here.
      */
-    var confirmations: List<Pair<Confirmation, ConfirmationText?>> = emptyList()
+    var confirmations: List<PendingConfirmation> = emptyList()
         private set
 
     /** Loads the pending confirmations (no prompt). */
-    suspend fun loadConfirmations() = run {
-        confirmations = client.confirmations().filter { it.status == ConfirmationStatus.PENDING }.map { confirmation ->
-            confirmation to try {
-                client.confirmationText(confirmation)
-            } catch (error: BioAuthException) {
-                if (error.code != Code.CONFIRMATION_REFUSED) throw error
-                null
-            }
-        }
-    }
+    suspend fun loadConfirmations() = run { confirmations = client.pendingConfirmations() }
 
     /**
      * Approves [confirmation] with biometrics: one prompt, titled with its text; the prompt's
      * negative button declines it. Returns whether it was approved.
      */
-    suspend fun approveOrDecline(confirmation: Confirmation): Boolean {
+    suspend fun approveOrDecline(confirmation: PendingConfirmation): Boolean {
         var approved = false
         run {
             try {
-                val answer = client.approveConfirmation(confirmation, ConfirmationPrompt(negativeButton = "Decline"))
+                val answer = client.approveConfirmationWithBiometrics(confirmation, ConfirmationPrompt(negativeButton = "Decline"))
                 approved = answer.status == ConfirmationStatus.APPROVED
             } catch (error: BioAuthException) {
                 if (error.code != Code.USER_CANCELED) throw error

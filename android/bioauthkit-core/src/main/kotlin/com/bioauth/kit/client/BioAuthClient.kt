@@ -2,9 +2,7 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.errors.PlatformCodes
-import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.protocol.Confirmation
-import com.bioauth.kit.protocol.ConfirmationText
 import com.bioauth.kit.protocol.Registration
 import com.bioauth.kit.protocol.Session
 import com.bioauth.kit.protocol.User
@@ -173,43 +171,37 @@ public class BioAuthClient(
     // Confirmations (a payment or an action the bank asks this account to approve)
 
     /**
-     * The account's confirmations (`GET /v1/confirmations`): the pending ones oldest first, then
-     * the latest others, newest first. No prompt. Show each with [confirmationText], not the
-     * server's `serverText`.
+     * The account's pending confirmations, oldest first (`GET /v1/confirmations`), each with the
+     * text this phone shows for it or why it refuses to ([PendingConfirmation]). No prompt.
      */
-    public suspend fun confirmations(): List<Confirmation> = confirmations.list()
+    public suspend fun pendingConfirmations(): List<PendingConfirmation> = confirmations.pending()
 
     /**
-     * The text this SDK shows and signs for [confirmation], derived on this device from its details
-     * alone (the app shows it in its own list too). Throws `CONFIRMATION_REFUSED`
-     * ([BioAuthException.confirmationProblem]) for details that break `ConfirmationRules` or are of
-     * a kind this SDK does not know: such a confirmation cannot be approved here.
+     * Approves [pending] with this device's biometric key: the details are checked and their text
+     * and hash derived here, a fresh challenge is taken, and after a match (**one prompt** whose
+     * title and description are [PendingConfirmation.text], with a tap after a passive match) the
+     * key signs the confirmation message over that hash, never a hash or text the server sent.
+     * Returns the approved confirmation (its `receipt` is for the bank). Throws
+     * `CONFIRMATION_REFUSED` before any prompt or request; `KEY_INVALIDATED`, `KEY_MISSING` as
+     * [signInWithBiometrics]; the prompt's errors; `SERVER` with `CONFIRMATION_CLOSED` (decided,
+     * expired or blocked meanwhile), `SIGNATURE_INVALID`, `NOT_FOUND`.
      */
-    public fun confirmationText(confirmation: Confirmation): ConfirmationText = confirmations.shown(confirmation).text
+    public suspend fun approveConfirmationWithBiometrics(
+        pending: PendingConfirmation,
+        prompt: ConfirmationPrompt = ConfirmationPrompt(),
+    ): Confirmation = one { confirmations.approve(pending, prompt) }
 
     /**
-     * Approves [confirmation] with this device's biometric key: the details are checked and their
-     * text and hash derived here, a fresh challenge is taken, and after a match (**one prompt**
-     * whose title and description are [confirmationText], with a tap after a passive match) the key
-     * signs the confirmation message over that hash, never a hash or text the server sent. Returns
-     * the approved confirmation (its `receipt` for the bank). Throws `CONFIRMATION_REFUSED` before
-     * any prompt or request; `KEY_INVALIDATED`, `KEY_MISSING` as [signInWithBiometrics]; `SERVER`
-     * with `CONFIRMATION_CLOSED`, `NOT_FOUND`, `SIGNATURE_INVALID`.
+     * Approves [pending] with this device's PIN key and [pin] (no prompt: the app shows
+     * [PendingConfirmation.text] and asks for the PIN itself), where the server allows a PIN to
+     * approve (else `SERVER` `CONFIRMATION_FACTOR_NOT_ALLOWED`). A wrong PIN counts against the
+     * confirmation and against the PIN's lockout. Throws `CONFIRMATION_REFUSED` before any request.
      */
-    public suspend fun approveConfirmation(confirmation: Confirmation, prompt: ConfirmationPrompt = ConfirmationPrompt()): Confirmation =
-        one { confirmations.approve(confirmation, prompt) }
+    public suspend fun approveConfirmationWithPIN(pending: PendingConfirmation, pin: String): Confirmation =
+        one { confirmations.approveWithPIN(pending, pin) }
 
-    /**
-     * Approves [confirmation] with this device's PIN key and [pin] (no prompt: the app shows
-     * [confirmationText] and asks for the PIN itself), where the server allows a PIN to approve
-     * (else `SERVER` `CONFIRMATION_FACTOR_NOT_ALLOWED`). A wrong PIN counts against the
-     * confirmation and against the PIN's lockout.
-     */
-    public suspend fun approveConfirmationWithPIN(confirmation: Confirmation, pin: String): Confirmation =
-        one { confirmations.approveWithPIN(confirmation, pin) }
-
-    /** Declines [confirmation] (no prompt). Throws `SERVER` `CONFIRMATION_CLOSED` when it is no longer pending. */
-    public suspend fun declineConfirmation(confirmation: Confirmation): Confirmation = confirmations.decline(confirmation)
+    /** Declines [pending] (no prompt); details this phone refuses to show may be declined too. Throws `SERVER` `CONFIRMATION_CLOSED`. */
+    public suspend fun declineConfirmation(pending: PendingConfirmation): Confirmation = confirmations.decline(pending)
 
     // Re-authentication and reconciliation
 

@@ -8,39 +8,31 @@ import com.bioauth.kit.protocol.Confirmation
 import com.bioauth.kit.protocol.ConfirmationListResponse
 import com.bioauth.kit.protocol.ConfirmationMessage
 import com.bioauth.kit.protocol.ConfirmationRules
-import com.bioauth.kit.protocol.ConfirmationText
+import com.bioauth.kit.protocol.ConfirmationStatus
 import com.bioauth.kit.protocol.Endpoint
 import com.bioauth.kit.protocol.ServerErrorCode
 
 /**
  * Confirmations: listing the account's, approving one with this device's biometric key or PIN
  * key, declining one. What is shown and signed comes from the details alone, derived here: the
- * text ([ConfirmationText.of]) and the hash ([com.bioauth.kit.protocol.ConfirmationDetails.hash]),
+ * text ([PendingConfirmation.shownText]) and the hash ([com.bioauth.kit.protocol.ConfirmationDetails.hash]),
  * never the text or the hash the server sent; details that break [ConfirmationRules] are refused
  * before anything is shown or sent.
  */
 internal class ConfirmationFlows(private val core: ClientCore, private val enrolled: EnrolledKey, private val pins: PinFlows) {
-    /** What a confirmation shows and signs, as derived on this device. */
-    class Shown(val text: ConfirmationText, val hash: ByteArray)
-
-    suspend fun list(): List<Confirmation> =
+    /** The pending ones, each judged on this phone. */
+    suspend fun pending(): List<PendingConfirmation> =
         core.api.call(Endpoint.LIST_CONFIRMATIONS, token = core.requireToken(), read = ConfirmationListResponse::from).confirmations
+            .filter { it.status == ConfirmationStatus.PENDING }.map(::PendingConfirmation)
 
-    /** The text and hash of [confirmation]'s details; `CONFIRMATION_REFUSED` when they break the rules. */
-    fun shown(confirmation: Confirmation): Shown {
-        ConfirmationRules.problem(confirmation.details, confirmation.id)?.let { problem ->
-            val detail = "${problem.code.wire} (${problem.field}): ${problem.reason}"
-            throw BioAuthException(Code.CONFIRMATION_REFUSED, detail, confirmationProblem = problem)
-        }
-        // The rules passed, so the kind is known and its fields are there: the text exists.
-        val text = ConfirmationText.of(confirmation.details) ?: throw BioAuthException(Code.CONFIRMATION_REFUSED, "no text for these details")
-        return Shown(text, confirmation.details.hash(confirmation.id))
-    }
+    /** The hash this phone signs for [confirmation]: of the details it shows, derived here. */
+    private fun hash(confirmation: Confirmation): ByteArray = confirmation.details.hash(confirmation.id)
 
     /** With this device's biometric key over a fresh challenge: one prompt, showing the derived text. */
-    suspend fun approve(confirmation: Confirmation, prompt: ConfirmationPrompt): Confirmation {
+    suspend fun approve(pending: PendingConfirmation, prompt: ConfirmationPrompt): Confirmation {
+        val confirmation = pending.confirmation
+        val text = PendingConfirmation.shownText(confirmation)
         val token = core.requireToken()
-        val shown = shown(confirmation)
         val record = enrolled.usable()
         if (record.userId != core.current?.user?.id) throw BioAuthException(Code.KEY_MISSING, "this device's key belongs to another user")
         val challenge = try {
@@ -49,23 +41,24 @@ internal class ConfirmationFlows(private val core: ClientCore, private val enrol
             if (error.serverCode == ServerErrorCode.REGISTRATION_NOT_FOUND) enrolled.removeLocal()
             throw error
         }
-        val message = ConfirmationMessage(core.configuration.relyingPartyId, record.registrationId, challenge.challengeBytes, shown.hash)
-        val signature = enrolled.sign(record, message.encoded(), prompt.promptText(shown.text), confirmationRequired = true)
+        val message = ConfirmationMessage(core.configuration.relyingPartyId, record.registrationId, challenge.challengeBytes, hash(confirmation))
+        val signature = enrolled.sign(record, message.encoded(), prompt.promptText(text), confirmationRequired = true)
         return submit(confirmation, ApproveConfirmationRequest(challenge.challengeId, Base64Url.encode(signature)), token)
     }
 
-    /** With this device's PIN key and the PIN: no prompt (the app shows [shown]'s text itself). */
-    suspend fun approveWithPIN(confirmation: Confirmation, pin: String): Confirmation {
+    /** With this device's PIN key and the PIN: no prompt (the app shows the pending confirmation's text itself). */
+    suspend fun approveWithPIN(pending: PendingConfirmation, pin: String): Confirmation {
+        val confirmation = pending.confirmation
+        PendingConfirmation.shownText(confirmation)
         val token = core.requireToken()
-        val shown = shown(confirmation)
         val signed = pins.signChallenge { registrationId, challenge ->
-            ConfirmationMessage(core.configuration.relyingPartyId, registrationId, challenge, shown.hash).encoded()
+            ConfirmationMessage(core.configuration.relyingPartyId, registrationId, challenge, hash(confirmation)).encoded()
         }
         return submit(confirmation, ApproveConfirmationRequest(signed.challengeId, Base64Url.encode(signed.signature), pin), token)
     }
 
-    suspend fun decline(confirmation: Confirmation): Confirmation =
-        core.api.call(Endpoint.DECLINE_CONFIRMATION, confirmation.id, token = core.requireToken(), read = ::answer)
+    suspend fun decline(pending: PendingConfirmation): Confirmation =
+        core.api.call(Endpoint.DECLINE_CONFIRMATION, pending.id, token = core.requireToken(), read = ::answer)
 
     private suspend fun submit(confirmation: Confirmation, body: ApproveConfirmationRequest, token: String): Confirmation =
         core.api.call(Endpoint.APPROVE_CONFIRMATION, confirmation.id, body, token, ::answer)
