@@ -1,11 +1,16 @@
 package com.bioauth.kit
 
 import com.bioauth.kit.protocol.AuthenticationMethod
+import com.bioauth.kit.protocol.Confirmation
+import com.bioauth.kit.protocol.ConfirmationKind
+import com.bioauth.kit.protocol.ConfirmationStatus
+import com.bioauth.kit.protocol.ConfirmationText
 import com.bioauth.kit.protocol.KeyAttestationResult
 import com.bioauth.kit.protocol.Registration
 import com.bioauth.kit.protocol.Session
 import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Test
 
 /** Values a newer server adds, which this SDK has never seen, decode as UNKNOWN and fail nothing else in the answer. */
@@ -29,5 +34,19 @@ class OpenVocabularyTest {
         assertEquals(Registration.Kind.UNKNOWN, registration.kind)
         assertEquals(Registration.Status.UNKNOWN, registration.status)
         assertEquals(KeyAttestationResult.Verdict.UNKNOWN, registration.attestation?.verdict)
+    }
+
+    @Test
+    fun `a confirmation of a kind and a status this SDK never saw decodes, and has no text to show`() {
+        val confirmation = Confirmation.from(
+            JSONObject(
+                """{"id":"cnf_1","user_id":"usr_1","status":"disputed","details":{"kind":"loan","action":"Borrow 5 EUR"},
+                   "details_hash":"AAEC","text":{"title":"Borrow 5 EUR","lines":[]},
+                   "created_at":"2026-11-21T20:18:25.000Z","expires_at":"2026-11-21T20:23:25.000Z"}""",
+            ),
+        )
+        assertEquals(ConfirmationStatus.UNKNOWN, confirmation.status)
+        assertEquals(ConfirmationKind.UNKNOWN, confirmation.details.kind)
+        assertNull(ConfirmationText.of(confirmation.details))
     }
 }

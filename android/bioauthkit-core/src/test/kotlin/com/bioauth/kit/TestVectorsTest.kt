@@ -3,6 +3,7 @@ package com.bioauth.kit
 import com.bioauth.kit.protocol.Base64Url
 import com.bioauth.kit.protocol.Ceremony
 import com.bioauth.kit.protocol.SignedMessage
+import com.bioauth.kit.support.TestKeys
 import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertArrayEquals
 import org.junit.jupiter.api.Assertions.assertEquals
@@ -10,9 +11,6 @@ import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import java.io.File
-import java.security.KeyFactory
-import java.security.Signature
-import java.security.spec.X509EncodedKeySpec
 
 /** docs/test-vectors.json from Kotlin: the message bytes, the key encodings and the signatures the protocol fixes. */
 class TestVectorsTest {
@@ -38,16 +36,9 @@ class TestVectorsTest {
             val vector = valid.getJSONObject(index)
             val es256 = vector.getString("algorithm") == "ES256"
             val encoded = Base64Url.decode(vector.getString("public_key"))!!
-            val spki = when (vector.getString("public_key_encoding")) {
-                "spki" -> encoded
-                "x963" -> P256_SPKI_PREFIX + encoded
-                else -> ED25519_SPKI_PREFIX + encoded
-            }
-            val key = KeyFactory.getInstance(if (es256) "EC" else "Ed25519").generatePublic(X509EncodedKeySpec(spki))
-            val verifier = Signature.getInstance(if (es256) "SHA256withECDSA" else "Ed25519")
-            verifier.initVerify(key)
-            verifier.update(hex(vector.getString("message_hex")))
-            assertTrue(verifier.verify(Base64Url.decode(vector.getString("signature"))), vector.getString("name"))
+            val key = TestKeys.publicKey(es256, encoded, vector.getString("public_key_encoding"))
+            val signature = Base64Url.decode(vector.getString("signature"))!!
+            assertTrue(TestKeys.verifies(es256, key, hex(vector.getString("message_hex")), signature), vector.getString("name"))
         }
     }
 
@@ -71,15 +62,4 @@ class TestVectorsTest {
     }
 
     private fun hex(text: String) = ByteArray(text.length / 2) { text.substring(it * 2, it * 2 + 2).toInt(16).toByte() }
-
-    private companion object {
-        /** SubjectPublicKeyInfo header of an uncompressed P-256 point (RFC 5480). */
-        val P256_SPKI_PREFIX = byteArrayOf(
-            0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86.toByte(), 0x48, 0xce.toByte(), 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a,
-            0x86.toByte(), 0x48, 0xce.toByte(), 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
-        )
-
-        /** SubjectPublicKeyInfo header of an Ed25519 key (RFC 8410). */
-        val ED25519_SPKI_PREFIX = byteArrayOf(0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00)
-    }
 }

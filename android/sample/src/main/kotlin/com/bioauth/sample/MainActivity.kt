@@ -15,7 +15,8 @@ import kotlinx.coroutines.launch
  * FragmentActivity) and walks the iOS sample's flow: a returning user signs in with biometrics
  * (one prompt); a new one signs up, signs in with the password, turns biometric sign-in on (one
  * prompt) and sets a PIN kept behind biometrics (one prompt); signed in, it loads the balance from
- * the bank's own API with an access token ([BankApi], no prompt). The title bar shows where it is.
+ * the bank's own API with an access token ([BankApi], no prompt) and goes through the bank's pending
+ * confirmations (one prompt each, showing what is approved). The title bar shows where it is.
  * Closing the screen cancels the flow, which dismisses a prompt on screen.
  */
 class MainActivity : FragmentActivity() {
@@ -49,8 +50,25 @@ class MainActivity : FragmentActivity() {
             }
             // Load balance from the bank's API: its own backend, called with an access token.
             if (auth.user != null) auth.loadBalance()
+            if (auth.user != null) confirm(auth)
             val signedIn = auth.user?.let { user -> "Signed in as ${user.username}" + (auth.balance?.let { " · balance $it" } ?: "") }
             setTitle(auth.message ?: signedIn ?: "Signed out")
+        }
+    }
+
+    /**
+     * The bank's pending confirmations, each shown by the text this phone derived from it (the
+     * title bar here; a real app lists them with Approve and Decline buttons) and approved with one
+     * prompt carrying that text, whose negative button declines it. One this phone refuses to show
+     * is left pending.
+     */
+    private suspend fun confirm(auth: SampleAuth) {
+        auth.loadConfirmations()
+        for (confirmation in auth.confirmations) {
+            val text = confirmation.text ?: continue
+            setTitle("To approve: ${text.text.replace("\n", " · ")}")
+            val approved = auth.approveOrDecline(confirmation)
+            setTitle(auth.message ?: if (approved) "Approved: ${text.title}" else "Declined: ${text.title}")
         }
     }
 

@@ -3,11 +3,14 @@ package com.bioauth.sample
 import android.content.Context
 import com.bioauth.kit.client.BioAuthClient
 import com.bioauth.kit.client.BioAuthConfiguration
+import com.bioauth.kit.client.ConfirmationPrompt
+import com.bioauth.kit.client.PendingConfirmation
 import com.bioauth.kit.client.PromptText
 import com.bioauth.kit.errors.BioAuthException
 import com.bioauth.kit.errors.BioAuthException.Code
 import com.bioauth.kit.platform.android.AndroidBiometricPrompt
 import com.bioauth.kit.platform.android.AndroidDevice
+import com.bioauth.kit.protocol.ConfirmationStatus
 import com.bioauth.kit.protocol.ServerErrorCode
 import com.bioauth.kit.protocol.User
 import java.io.IOException
@@ -67,6 +70,35 @@ class SampleAuth private constructor(context: Context) {
         }
     }
 
+    /**
+     * The account's pending confirmations, each with the text this phone derived from its details
+     * (the text shown in the list, in the prompt and signed); one this phone refuses to show has no
+     * text and cannot be approved here.
+     */
+    var confirmations: List<PendingConfirmation> = emptyList()
+        private set
+
+    /** Loads the pending confirmations (no prompt). */
+    suspend fun loadConfirmations() = run { confirmations = client.pendingConfirmations() }
+
+    /**
+     * Approves [confirmation] with biometrics: one prompt, titled with its text; the prompt's
+     * negative button declines it. Returns whether it was approved.
+     */
+    suspend fun approveOrDecline(confirmation: PendingConfirmation): Boolean {
+        var approved = false
+        run {
+            try {
+                val answer = client.approveConfirmationWithBiometrics(confirmation, ConfirmationPrompt(negativeButton = "Decline"))
+                approved = answer.status == ConfirmationStatus.APPROVED
+            } catch (error: BioAuthException) {
+                if (error.code != Code.USER_CANCELED) throw error
+                client.declineConfirmation(confirmation)
+            }
+        }
+        return approved
+    }
+
     /** Whether biometric sign-in is enabled and usable here (no prompt). */
     suspend fun biometricsEnabled(): Boolean = client.isBiometricSignInEnabled()
 
@@ -79,10 +111,11 @@ class SampleAuth private constructor(context: Context) {
                 Code.USER_CANCELED -> null
                 Code.KEY_INVALIDATED -> "Your fingerprints changed. Sign in with your password to turn it on again."
                 Code.BIOMETRY_LOCKOUT, Code.BIOMETRY_LOCKOUT_PERMANENT -> "Fingerprint is locked. Use your PIN or password."
-                else -> if (error.serverCode == ServerErrorCode.INVALID_CREDENTIALS) {
-                    "Wrong username or password."
-                } else {
-                    "Sign-in failed (${error.code})."
+                Code.CONFIRMATION_REFUSED -> "This request cannot be shown safely on this phone."
+                else -> when (error.serverCode) {
+                    ServerErrorCode.INVALID_CREDENTIALS -> "Wrong username or password."
+                    ServerErrorCode.CONFIRMATION_CLOSED -> "This request was already decided, or it expired."
+                    else -> "Sign-in failed (${error.code})."
                 }
             }
         } catch (error: IOException) {

@@ -2,6 +2,7 @@ package com.bioauth.kit.client
 
 import com.bioauth.kit.device.DeviceBackends
 import com.bioauth.kit.errors.PlatformCodes
+import com.bioauth.kit.protocol.Confirmation
 import com.bioauth.kit.protocol.Registration
 import com.bioauth.kit.protocol.Session
 import com.bioauth.kit.protocol.User
@@ -23,7 +24,8 @@ import kotlinx.coroutines.sync.withLock
  * The features live in their own classes, as the Swift client's extensions do: passwords and
  * sessions ([PasswordFlows]), biometric sign-in ([BiometricFlows]), the kept session
  * ([KeptSession]), the PIN ([PinFlows]), re-authentication ([StepUp]), reconciliation
- * ([Reconciliation]) and access tokens for the app's backend ([AccessTokenFlow]).
+ * ([Reconciliation]), access tokens for the app's backend ([AccessTokenFlow]) and confirmations
+ * ([ConfirmationFlows]).
  */
 public class BioAuthClient(
     /** What the client was configured with. */
@@ -40,6 +42,7 @@ public class BioAuthClient(
     private val keptSession = KeptSession(core)
     private val pins = PinFlows(core, stepUp, reconciliation)
     private val accessTokens = AccessTokenFlow(core)
+    private val confirmations = ConfirmationFlows(core, enrolled, pins)
     private val serial = Mutex()
 
     /** Runs a call that may prompt or change this device's keys after the one before it ended. */
@@ -164,6 +167,41 @@ public class BioAuthClient(
 
     /** Signs in with the PIN kept behind biometrics: **one prompt** releases it. */
     public suspend fun signInWithStoredPIN(prompt: PromptText): SignedIn = one { pins.signInWithStored(prompt) }
+
+    // Confirmations (a payment or an action the bank asks this account to approve)
+
+    /**
+     * The account's pending confirmations, oldest first (`GET /v1/confirmations`), each with the
+     * text this phone shows for it or why it refuses to ([PendingConfirmation]). No prompt.
+     */
+    public suspend fun pendingConfirmations(): List<PendingConfirmation> = confirmations.pending()
+
+    /**
+     * Approves [pending] with this device's biometric key: the details are checked and their text
+     * and hash derived here, a fresh challenge is taken, and after a match (**one prompt** whose
+     * title and description are [PendingConfirmation.text], with a tap after a passive match) the
+     * key signs the confirmation message over that hash, never a hash or text the server sent.
+     * Returns the approved confirmation (its `receipt` is for the bank). Throws
+     * `CONFIRMATION_REFUSED` before any prompt or request; `KEY_INVALIDATED`, `KEY_MISSING` as
+     * [signInWithBiometrics]; the prompt's errors; `SERVER` with `CONFIRMATION_CLOSED` (decided,
+     * expired or blocked meanwhile), `SIGNATURE_INVALID`, `NOT_FOUND`.
+     */
+    public suspend fun approveConfirmationWithBiometrics(
+        pending: PendingConfirmation,
+        prompt: ConfirmationPrompt = ConfirmationPrompt(),
+    ): Confirmation = one { confirmations.approve(pending, prompt) }
+
+    /**
+     * Approves [pending] with this device's PIN key and [pin] (no prompt: the app shows
+     * [PendingConfirmation.text] and asks for the PIN itself), where the server allows a PIN to
+     * approve (else `SERVER` `CONFIRMATION_FACTOR_NOT_ALLOWED`). A wrong PIN counts against the
+     * confirmation and against the PIN's lockout. Throws `CONFIRMATION_REFUSED` before any request.
+     */
+    public suspend fun approveConfirmationWithPIN(pending: PendingConfirmation, pin: String): Confirmation =
+        one { confirmations.approveWithPIN(pending, pin) }
+
+    /** Declines [pending] (no prompt); details this phone refuses to show may be declined too. Throws `SERVER` `CONFIRMATION_CLOSED`. */
+    public suspend fun declineConfirmation(pending: PendingConfirmation): Confirmation = confirmations.decline(pending)
 
     // Re-authentication and reconciliation
 

@@ -74,10 +74,10 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         null
     }
 
-    /** Signs with a key behind biometrics: one prompt. */
-    suspend fun signWithBiometrics(alias: String, data: ByteArray, text: PromptText): ByteArray {
+    /** Signs with a key behind biometrics: one prompt ([confirmationRequired]: a tap after a passive match, [PromptRequest]). */
+    suspend fun signWithBiometrics(alias: String, data: ByteArray, text: PromptText, confirmationRequired: Boolean = false): ByteArray {
         val operation = keystore(Stage.BEGIN) { device.keyStore.beginSigning(alias) }
-        val authorised = authorise(operation, text)
+        val authorised = authorise(operation, text, confirmationRequired)
         return keystore(Stage.FINISH) { authorised.sign(data) }
     }
 
@@ -148,13 +148,14 @@ internal class DeviceKeys(private val device: DeviceBackends, private val policy
         }
     }
 
-    private suspend fun <T : KeyOperation> authorise(operation: T, text: PromptText): T {
+    private suspend fun <T : KeyOperation> authorise(operation: T, text: PromptText, confirmationRequired: Boolean = false): T {
         val request = PromptRequest(
             title = text.title,
             subtitle = text.subtitle,
             description = text.description,
             negativeButton = if (policy.allowsDeviceCredential(apiLevel)) null else text.negativeButton,
             allowedAuthenticators = authenticators,
+            confirmationRequired = confirmationRequired,
         )
         val outcome = suspendCancellableCoroutine { continuation ->
             val handle = device.prompt.show(operation, request) { outcome -> if (continuation.isActive) continuation.resume(outcome) }

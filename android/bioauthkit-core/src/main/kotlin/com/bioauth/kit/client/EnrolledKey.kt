@@ -16,8 +16,8 @@ internal class EnrolledKey(private val core: ClientCore) {
     }
 
     /** Signs [message] with [record]'s key (one prompt); a key found invalidated or gone is recorded as lost first. */
-    suspend fun sign(record: EnrollmentRecord, message: ByteArray, prompt: PromptText): ByteArray = try {
-        core.keys.signWithBiometrics(record.keyAlias, message, prompt)
+    suspend fun sign(record: EnrollmentRecord, message: ByteArray, prompt: PromptText, confirmationRequired: Boolean = false): ByteArray = try {
+        core.keys.signWithBiometrics(record.keyAlias, message, prompt, confirmationRequired)
     } catch (error: BioAuthException) {
         when (error.code) {
             Code.KEY_INVALIDATED -> markLost(record, LocalKeyLoss.KEY_INVALIDATED)

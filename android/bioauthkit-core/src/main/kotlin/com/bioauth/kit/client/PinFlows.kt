@@ -56,7 +56,15 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
 
     val isSet: Boolean get() = core.records.pin != null
 
-    suspend fun signIn(pin: String): SignedIn {
+    /** A fresh challenge's id and the PIN key's signature over it. */
+    class Signed(val challengeId: String, val signature: ByteArray)
+
+    /**
+     * Takes a fresh challenge for this device's PIN key and signs [message] (the registration id
+     * and the challenge's bytes give it) with the key: no prompt. A PIN set elsewhere or revoked,
+     * or a key gone, is forgotten here (`KEY_MISSING`).
+     */
+    suspend fun signChallenge(message: (registrationId: String, challenge: ByteArray) -> ByteArray): Signed {
         val record = core.records.pin ?: throw BioAuthException(Code.KEY_MISSING, "no PIN is set on this device")
         val challenge = try {
             core.challenge(record.registrationId)
@@ -66,12 +74,17 @@ internal class PinFlows(private val core: ClientCore, private val stepUp: StepUp
             throw BioAuthException(Code.KEY_MISSING, "the PIN was set on another device or revoked", error.rejection, error)
         }
         val signature = try {
-            core.keys.signWithPinKey(record.keyAlias, core.message(Ceremony.AUTHENTICATION, record.registrationId, challenge.challengeBytes))
+            core.keys.signWithPinKey(record.keyAlias, message(record.registrationId, challenge.challengeBytes))
         } catch (error: BioAuthException) {
             if (error.code == Code.KEY_MISSING) reconciliation.removeLocalPIN()
             throw error
         }
-        val body = PINSignInRequest(challenge.challengeId, Base64Url.encode(signature), pin, core.configuration.sessionDurationMinutes)
+        return Signed(challenge.challengeId, signature)
+    }
+
+    suspend fun signIn(pin: String): SignedIn {
+        val signed = signChallenge { registrationId, challenge -> core.message(Ceremony.AUTHENTICATION, registrationId, challenge) }
+        val body = PINSignInRequest(signed.challengeId, Base64Url.encode(signed.signature), pin, core.configuration.sessionDurationMinutes)
         val signedIn = core.adopt(core.api.call(Endpoint.SIGN_IN_WITH_PIN, body = body, read = SignInResponse::from))
         return signedIn.copy(reconciliation = reconciliation.revokeLostRegistration())
     }

@@ -34,6 +34,12 @@ public data class PromptRequest(
     val negativeButton: String?,
     /** `setAllowedAuthenticators`: `BIOMETRIC_STRONG`, or `BIOMETRIC_STRONG | DEVICE_CREDENTIAL`. */
     val allowedAuthenticators: Int,
+    /**
+     * `setConfirmationRequired`: after a passive match (a face) the user still taps to confirm. Set
+     * for a confirmation's approval, so a glance at the phone approves nothing; a hint the platform
+     * may ignore for a modality that needs a touch anyway (a fingerprint).
+     */
+    val confirmationRequired: Boolean = false,
 )
 
 /** How a prompt ended. */

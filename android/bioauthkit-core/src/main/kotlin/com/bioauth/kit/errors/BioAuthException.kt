@@ -1,5 +1,6 @@
 package com.bioauth.kit.errors
 
+import com.bioauth.kit.protocol.ConfirmationRules
 import com.bioauth.kit.protocol.ServerErrorCode
 
 /**
@@ -21,6 +22,8 @@ public class BioAuthException(
      * 33+): the same call may succeed when tried again later.
      */
     public val isTransient: Boolean = false,
+    /** With [Code.CONFIRMATION_REFUSED]: the rule the confirmation's details broke (its code and field). */
+    public val confirmationProblem: ConfirmationRules.Problem? = null,
 ) : Exception(detail?.let { "${code.name}: $it" } ?: code.name, cause) {
     /** What went wrong, in the words of the platform and the contract. */
     public enum class Code {
@@ -68,6 +71,12 @@ public class BioAuthException(
          * again after an unlock with the PIN, pattern or password; nothing is lost.
          */
         KEYSTORE_LOCKED,
+
+        /**
+         * A confirmation's details break `ConfirmationRules` or are of a kind this SDK does not
+         * know: nothing was shown, signed or sent; [confirmationProblem] says which rule.
+         */
+        CONFIRMATION_REFUSED,
 
         /** The server refused; see [rejection]. */
         SERVER,

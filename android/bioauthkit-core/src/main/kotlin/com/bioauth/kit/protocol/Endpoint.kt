@@ -18,7 +18,10 @@ internal enum class Endpoint(val method: String, val template: String) {
     LIST_REGISTRATIONS("GET", "/v1/biometric/registrations"),
     VERIFY_REGISTRATION("POST", "/v1/biometric/registrations/{id}/verify"),
     DELETE_REGISTRATION("DELETE", "/v1/biometric/registrations/{id}"),
-    CREATE_CHALLENGE("POST", "/v1/biometric/challenges");
+    CREATE_CHALLENGE("POST", "/v1/biometric/challenges"),
+    LIST_CONFIRMATIONS("GET", "/v1/confirmations"),
+    APPROVE_CONFIRMATION("POST", "/v1/confirmations/{id}/approve"),
+    DECLINE_CONFIRMATION("POST", "/v1/confirmations/{id}/decline");
 
     /** The path, with [id] where `{id}` stands; an id exactly when the template has a place for one. */
     fun path(id: String? = null): String {

@@ -105,6 +105,39 @@ public enum class ServerErrorCode(
     /** The account page's CSRF check failed. */
     CSRF_FAILED("csrf_failed"),
 
+    /**
+     * A confirmation's details break a rule of their kind (an unknown kind, a field missing or not
+     * allowed), or its expiry is out of range; `reason` names the field.
+     */
+    INVALID_CONFIRMATION("invalid_confirmation"),
+
+    /** A payment's amount is not a positive decimal with at most its currency's minor digits. */
+    INVALID_AMOUNT("invalid_amount"),
+
+    /** A payment's currency is not an active ISO 4217 code. */
+    INVALID_CURRENCY("invalid_currency"),
+
+    /** Text a confirmation would show has characters that could mislead; `reason` names the field. */
+    INVALID_CONFIRMATION_TEXT("invalid_confirmation_text"),
+
+    /** A confirmation's field, or its canonical details, is over its size limit. */
+    CONFIRMATION_TOO_LARGE("confirmation_too_large"),
+
+    /** The account a confirmation is for does not exist (the bank's backend asked). */
+    ACCOUNT_NOT_FOUND("account_not_found"),
+
+    /** The confirmation is no longer pending: approved, declined, expired or blocked. */
+    CONFIRMATION_CLOSED("confirmation_closed"),
+
+    /** The factor may not approve confirmations on this server (a PIN, unless the operator allows it). */
+    CONFIRMATION_FACTOR_NOT_ALLOWED("confirmation_factor_not_allowed"),
+
+    /** The server requires an App Attest assertion with an iOS key's approval, and none came or it did not verify. */
+    APP_ATTEST_ASSERTION_INVALID("app_attest_assertion_invalid"),
+
+    /** The service credential is missing, unknown or revoked (the bank's backend's calls). */
+    INVALID_SERVICE_CREDENTIAL("invalid_service_credential"),
+
     /** The server is overloaded or its database is down: retry after `Retry-After`. */
     UNAVAILABLE("unavailable"),
 

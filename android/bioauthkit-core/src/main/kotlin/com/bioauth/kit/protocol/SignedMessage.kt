@@ -12,6 +12,12 @@ public enum class Ceremony(
 
     /** Answering an authentication challenge (sign-in, PIN sign-in, re-authentication). */
     AUTHENTICATION(0x02),
+
+    /**
+     * Approving a confirmation ([ConfirmationMessage]): a payment or an action, bound to its
+     * details' hash. (`0x03` is App Attest's key-attestation message, never a device key's.)
+     */
+    CONFIRMATION(0x04),
 }
 
 /**
@@ -40,15 +46,16 @@ public class SignedMessage(
         return out.toByteArray()
     }
 
-    private fun field(out: ByteArrayOutputStream, bytes: ByteArray, name: String) {
-        require(bytes.size <= 0xFFFF) { "$name is longer than 65,535 bytes" }
-        out.write(bytes.size shr 8)
-        out.write(bytes.size and 0xFF)
-        out.write(bytes)
-    }
-
     public companion object {
         /** ASCII `BIOAUTH-V1` and a NUL: the domain tag that opens every message. */
         public val TAG: ByteArray = "BIOAUTH-V1".toByteArray(Charsets.US_ASCII) + byteArrayOf(0)
+
+        /** Writes [bytes] as a field: its length (u16, big-endian), then the bytes; [name] for the error when it is too long. */
+        internal fun field(out: ByteArrayOutputStream, bytes: ByteArray, name: String) {
+            require(bytes.size <= 0xFFFF) { "$name is longer than 65,535 bytes" }
+            out.write(bytes.size shr 8)
+            out.write(bytes.size and 0xFF)
+            out.write(bytes)
+        }
     }
 }

@@ -24,6 +24,9 @@ object LoopbackServer {
         file.delete()
     }
 
+    /** The database file of each server started here, by where it answers (for `bioauth admin`). */
+    val databases: MutableMap<String, File> = java.util.concurrent.ConcurrentHashMap()
+
     /** Starts another `bioauth serve` like this one, with [settings] added; returns where it answers. */
     fun start(vararg settings: String): String {
         val binary = System.getenv("BIOAUTH_BINARY") ?: error("set BIOAUTH_BINARY to the bioauth executable (scripts/test-android does)")
@@ -43,6 +46,7 @@ object LoopbackServer {
             val line = reader.readLine() ?: error("bioauth serve exited before listening")
             Regex("listening on (http://\\S+)").find(line)?.let { match ->
                 Thread { reader.forEachLine { } }.apply { isDaemon = true }.start()
+                databases[match.groupValues[1]] = File(folder, "bioauth.sqlite")
                 return match.groupValues[1]
             }
         }

@@ -87,7 +87,7 @@ public class AndroidBiometricPrompt(context: Context) : BiometricPromptBackend {
             .setSubtitle(request.subtitle)
             .setDescription(request.description)
             .setAllowedAuthenticators(request.allowedAuthenticators)
-            .setConfirmationRequired(false)
+            .setConfirmationRequired(request.confirmationRequired)
         request.negativeButton?.let { info.setNegativeButtonText(it) }
         current?.let { previous -> end(previous, PromptOutcome.Failed(PlatformCodes.ERROR_CANCELED, "replaced by another prompt")) }
         current = showing

@@ -1,0 +1,69 @@
+import BioAuthProtocol
+import Foundation
+import Testing
+
+/// docs/confirmation-vectors.json, as scripts/make_confirmation_vectors.py writes it: details with
+/// their canonical form, hash, text, message and signatures, and details the rules refuse.
+struct ConfirmationVectors: Decodable {
+    /// Details every implementation accepts, and what follows from them.
+    struct Valid: Decodable, Sendable, CustomTestStringConvertible {
+        var name: String
+        var confirmationID: String
+        var details: ConfirmationDetails
+        var canonicalJSON: String
+        var detailsHash: String
+        var text: ConfirmationTextBody
+        var messageHex: String
+        var signatures: [String: String]
+
+        var testDescription: String { name }
+
+        enum CodingKeys: String, CodingKey {
+            case name, details, text, signatures
+            case confirmationID = "confirmation_id"
+            case canonicalJSON = "canonical_json"
+            case detailsHash = "details_hash"
+            case messageHex = "message_hex"
+        }
+    }
+
+    /// Details refused with `code` for `field`.
+    struct Invalid: Decodable, Sendable, CustomTestStringConvertible {
+        var name: String
+        var confirmationID: String
+        var details: ConfirmationDetails
+        var code: String
+        var field: String
+        var why: String
+
+        var testDescription: String { name }
+
+        enum CodingKeys: String, CodingKey {
+            case name, details, code, field, why
+            case confirmationID = "confirmation_id"
+        }
+    }
+
+    var rpID: String
+    var registrationID: String
+    var challenge: String
+    var publicKeys: [String: String]
+    var valid: [Valid]
+    var invalid: [Invalid]
+
+    enum CodingKeys: String, CodingKey {
+        case challenge, valid, invalid
+        case rpID = "rp_id"
+        case registrationID = "registration_id"
+        case publicKeys = "public_keys"
+    }
+
+    /// The file, read from the repository this source file is in
+    /// (<root>/Tests/BioAuthProtocolTests/Support/ConfirmationVectors.swift).
+    static func load() throws -> ConfirmationVectors {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let data = try Data(contentsOf: root.appendingPathComponent("docs/confirmation-vectors.json"))
+        return try JSONDecoder().decode(ConfirmationVectors.self, from: data)
+    }
+}
