@@ -254,6 +254,29 @@ struct ConfirmationApprovalTests {
         }
     }
 
+    @Test("malformed approvals are a 4xx with their code and change nothing: bad JSON, bad base64url, a malformed signature, a forged challenge id")
+    func badApprovals() async throws {
+        try await TestServer.run { server in
+            let setup = try await Self.setUp(server)
+            let path = Endpoint.approveConfirmation.path(setup.confirmation.id)
+            let token = setup.account.sessionToken
+            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let before = try await server.snapshot()
+            for raw in ["{", "[]", #"{"challenge_id": 1, "signature": "AAAA"}"#, #"{"challenge_id": "\#(body.challengeID)", "signature": "AA+/"}"#] {
+                try await server.api.expectError(.invalidRequest, .post, path, raw: Data(raw.utf8), token: token)
+            }
+            var malformed = body
+            malformed.signature = Base64URLBytes(Data([0x30, 0x01]))
+            try await server.api.expectError(.invalidSignatureEncoding, .post, path, json: malformed, token: token)
+            var forged = body
+            forged.challengeID = "chl_" + String(repeating: "0", count: 112)
+            try await server.api.expectError(.challengeInvalid, .post, path, json: forged, token: token)
+            try await server.api.expectError(.notFound, .post, Endpoint.approveConfirmation.path("cnf_x"), json: body, token: token)
+            #expect(try await server.snapshot() == before)
+            #expect(try await server.api.approve(setup.confirmation.id, body, token: token).status == .ok)
+        }
+    }
+
     @Test("a good approval after failures approves (the failures in a row are fewer than five)")
     func fewerFailuresStillApprove() async throws {
         try await TestServer.run { server in
