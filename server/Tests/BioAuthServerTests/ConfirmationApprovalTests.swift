@@ -89,6 +89,35 @@ struct ConfirmationApprovalTests {
         }
     }
 
+    @Test("of approvals racing at once, exactly one approves; the others are confirmation_closed")
+    func racingApprovals() async throws {
+        try await TestServer.run { server in
+            let setup = try await Self.setUp(server)
+            let core = server.server.services.core
+            var proofs: [DeviceKeyProof] = []
+            for _ in 0..<6 { proofs.append(try await Self.proof(server, setup)) }
+            let approval = SignInCompletion.ConfirmationApproval(confirmationID: setup.confirmation.id, receipt: "r")
+            let now = server.clock.now
+            let outcomes = await withTaskGroup(of: ErrorCode?.self) { group in
+                for proof in proofs {
+                    group.addTask {
+                        do {
+                            _ = try await core.record(proof, approving: approval, now: now)
+                            return nil
+                        } catch {
+                            return (error as? Rejection)?.code ?? .internalError
+                        }
+                    }
+                }
+                return await group.reduce(into: [ErrorCode?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .confirmationClosed })
+            let events = try await server.api.auditEvents(token: setup.account.sessionToken)
+            #expect(events.filter { $0.type == .confirmationApproved && $0.outcome == .success }.count == 1)
+        }
+    }
+
     @Test("a signature over other details (the payee changed after display) is signature_invalid and approves nothing")
     func otherDetailsRefused() async throws {
         try await TestServer.run { server in
