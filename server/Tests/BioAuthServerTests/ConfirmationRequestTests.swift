@@ -73,6 +73,21 @@ struct ConfirmationRequestTests {
         }
     }
 
+    @Test("the list shows at most 100 pending confirmations, the oldest")
+    func listBounded() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let credential = try await server.serviceCredential()
+            var made: [String] = []
+            for _ in 0..<101 {
+                made.append(try await server.confirmation(for: account.user.id, expiresIn: 3600, credential: credential).id)
+                server.clock.advance(seconds: 1)
+            }
+            let list = try await server.api.expect(.ok, ConfirmationList.self, .get, Endpoint.listConfirmations.path(), token: account.sessionToken)
+            #expect(list.confirmations.map(\.id) == Array(made.prefix(100)))
+        }
+    }
+
     @Test("decline: the account's pending confirmation becomes declined once; another account's is 404; the backend reads it")
     func decline() async throws {
         try await TestServer.run { server in

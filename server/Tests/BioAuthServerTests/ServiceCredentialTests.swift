@@ -2,6 +2,7 @@ import BioAuthProtocol
 import BioAuthTesting
 import Crypto
 import Foundation
+import Logging
 import Testing
 
 @testable import BioAuthServer
@@ -78,6 +79,60 @@ struct ServiceCredentialTests {
             #expect(try await server.api.serviceRead(confirmation.id, credential: mine) == confirmation)
             let theirs = try await server.serviceCredential(name: "another bank")
             try await server.api.expectError(.notFound, .get, Endpoint.getConfirmation.path(confirmation.id), token: theirs)
+        }
+    }
+
+    @Test("bioauth admin service-credentials creates (secret printed once), lists (never the secret) and revokes, on the server's database")
+    func adminCommand() async throws {
+        try await TestDatabase.current.withFreshDatabase { location in
+            func admin(_ arguments: [String]) async throws -> (Int32, String, String) {
+                let process = try ServeCommandTests.launch(["admin", "service-credentials"] + arguments + ["--database", location])
+                return (try await process.waitForExit(), process.stdout, process.stderr)
+            }
+            let create = try await admin(["create", "--name", "payments", "--webhook-url", "https://bank.example/hook"])
+            #expect(create.0 == 0 && create.1.hasPrefix("created svc_"), "\(create)")
+            let secret = try #require(create.1.split(separator: " ").last.map { $0.trimmingCharacters(in: .newlines) })
+            let id = try #require(create.1.split(separator: " ").dropFirst().first.map(String.init))
+            #expect(secret.hasPrefix("bsc_"))
+            let list = try await admin(["list"])
+            #expect(
+                list.0 == 0 && list.1.hasPrefix("\(id) payments webhook https://bank.example/hook created ") && !list.1.contains(secret),
+                "\(list)"
+            )
+            let refused = try await admin(["create", "--name", "x", "--webhook-url", "http://bank.example/hook"])
+            #expect(refused.0 == 1 && refused.2.contains("--webhook-url"), "\(refused)")
+            try await TestServer.run(at: location) { server in
+                _ = try await server.confirmation(for: try await server.api.newAccount().user.id, credential: secret)
+            }
+            let revoke = try await admin(["revoke", id])
+            #expect(revoke.0 == 0 && revoke.1.hasPrefix("revoked \(id) payments"), "\(revoke)")
+            #expect(try await admin(["revoke", id]).0 == 1)
+            try await TestServer.run(at: location) { server in
+                let body = CreateConfirmationRequest(userID: try await server.api.newAccount().user.id, details: examplePayment)
+                try await server.api.expectError(.invalidServiceCredential, .post, Endpoint.createConfirmation.path(), json: body, token: secret)
+            }
+        }
+    }
+
+    @Test("no log line, at any level, holds a service credential or a receipt, refused or not")
+    func logsHoldNoCredential() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "bioauth-test", factory: { _ in RecordingLogHandler(records: records) })
+        logger.logLevel = .trace
+        let secrets = try await TestServer.run(logger: logger) { server in
+            let (account, key, registration) = try await server.api.newAccountWithKey()
+            let made = try await server.server.serviceCredentialAdministration.create(name: "bank", webhookURL: nil)
+            let confirmation = try await server.confirmation(for: account.user.id, credential: made.secret)
+            let (body, _) = try await server.api.approval(confirmation, key: key, registrationID: registration.id)
+            let approved = try await server.api.approve(confirmation.id, body, token: account.sessionToken).decode(BioAuthProtocol.Confirmation.self)
+            _ = try await server.server.serviceCredentialAdministration.revoke(id: made.credential.id)
+            try await server.api.call(.get, Endpoint.getConfirmation.path(confirmation.id), token: made.secret)
+            return [made.secret, String(made.secret.dropFirst(4)), try #require(approved.receipt)]
+        }
+        let logged = records.all.joined(separator: "\n")
+        #expect(!logged.isEmpty, "the test must see some log lines")
+        for secret in secrets {
+            #expect(!logged.contains(secret), "a log line holds \(secret.prefix(6))…")
         }
     }
 

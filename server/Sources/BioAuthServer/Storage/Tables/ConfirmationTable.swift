@@ -54,6 +54,8 @@ struct StoredConfirmation: Sendable, Equatable {
 enum ConfirmationTable {
     /// How many decided or expired confirmations a listing shows after the pending ones.
     static let latestListed = 20
+    /// How many pending confirmations a listing shows at most (the oldest).
+    static let pendingListed = 100
     /// Approvals in a row that did not hold before a confirmation is blocked.
     static let maxFailures = 5
 
@@ -78,14 +80,15 @@ enum ConfirmationTable {
         try await db.raw("SELECT \(unsafeRaw: columns) FROM confirmations WHERE id = \(bind: id)").first().map(confirmation)
     }
 
-    /// The user's pending confirmations at `now`, oldest first, then their ``latestListed`` latest
-    /// others (decided, blocked or expired), newest first.
+    /// The user's pending confirmations at `now`, oldest first (at most ``pendingListed``), then
+    /// their ``latestListed`` latest others (decided, blocked or expired), newest first.
     static func list(_ db: any StatementDatabase, userID: String, now: Date) async throws -> [StoredConfirmation] {
         let at = now.millisecondsSince1970
         let pending = try await db.raw(
             """
             SELECT \(unsafeRaw: columns) FROM confirmations
-            WHERE user_id = \(bind: userID) AND status = 'pending' AND expires_at > \(bind: at) ORDER BY created_at, id
+            WHERE user_id = \(bind: userID) AND status = 'pending' AND expires_at > \(bind: at)
+            ORDER BY created_at, id LIMIT \(bind: pendingListed)
             """
         ).all()
         let others = try await db.raw(
@@ -140,6 +143,13 @@ enum ConfirmationTable {
     }
 
     static let fail = NamedSQL(failing(when: "true"))
+
+    /// Deletes confirmations that expired at or before `cutoff` (approved, declined and blocked ones
+    /// too: each expires within an hour of its creation, and its outcome is the backend's to keep,
+    /// its receipt with it); returns how many.
+    static func purge(_ db: any StatementDatabase, expiredBy cutoff: Int64) async throws -> Int {
+        try await db.raw("DELETE FROM confirmations WHERE expires_at <= \(bind: cutoff) RETURNING id").all().count
+    }
 
     private static func confirmation(_ row: any SQLRow) throws -> StoredConfirmation {
         let id = try row.decode(column: "id", as: String.self)
