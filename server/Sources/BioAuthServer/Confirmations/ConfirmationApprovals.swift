@@ -40,6 +40,7 @@ struct ConfirmationApprovals: Sendable {
         let signed = DeviceKeyProof(signatureOf: assertion, factor: factor)
         let approval = SignInCompletion.ConfirmationApproval(confirmationID: id, receipt: "")
         guard signed.holds else {
+            defer { confirmations.events.mayHaveDecided(id) }  // the fifth failure in a row blocks it
             _ = try await core.record(signed, approving: approval, now: core.time.now())  // counts the failure, then throws
             throw SignatureRules.invalid
         }
@@ -56,6 +57,7 @@ struct ConfirmationApprovals: Sendable {
             let stated = ConfirmationReceipts.Proof.deviceKey(assertion, factor: factor, signature: request.signature.data, appAttest: appAttest)
             approved.receipt = try await receipts.receipt(for: confirmation, proof: stated, at: now)
         }
+        defer { confirmations.events.mayHaveDecided(id) }  // approved, or blocked by a PIN that did not hold
         _ = try await core.record(proof, approving: approved, now: now)
         return try await confirmations.read(id: id)
     }
