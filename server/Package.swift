@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // WebAuthn's ceremony core (as swift-webauthn's): strict CBOR, COSE keys, the Level 3 JSON
@@ -90,6 +91,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The HTTP parts Hummingbird's pipeline passes (RequestDeadlineHandler reads them).
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // Webhook deliveries to a service credential's backend (HTTPS, certificates checked).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [
                 .embedInCode("Resources/openapi.yaml"),

@@ -74,6 +74,7 @@ package struct AuthServer: Sendable {
             // The first signing key, when there is none yet (every instance tries; one stores it).
             try await services.accessTokens.keys.rotate()
         } catch {
+            await services.webhooks.shutdown()
             try? await database.shutdown()
             throw error
         }
@@ -240,8 +241,9 @@ package struct AuthServer: Sendable {
         try await close()
     }
 
-    /// Closes the database.
+    /// Stops the webhook sender and closes the database.
     package func close() async throws {
+        await services.webhooks.shutdown()
         try await database.shutdown()
     }
 

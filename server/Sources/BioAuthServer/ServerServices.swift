@@ -41,6 +41,8 @@ struct ServerServices: Sendable {
     let confirmations: ConfirmationService
     /// Approving a confirmation with a device key.
     let confirmationApprovals: ConfirmationApprovals
+    /// Posting decided confirmations to service credentials' webhooks, in the background.
+    let webhooks: WebhookDelivery
 
     /// Builds every service over `database` with `policies`.
     init(
@@ -140,7 +142,16 @@ struct ServerServices: Sendable {
             lifetime: configuration.accessTokenLifetime,
             passkeysVerifyUser: policies.relyingParty.userVerification == .required
         )
-        let confirmations = ConfirmationService(database: database, time: time)
+        let webhooks = WebhookDelivery(logger: logger)
+        self.webhooks = webhooks
+        let events = ConfirmationEvents(
+            database: database,
+            time: time,
+            keys: signingKeys,
+            issuer: configuration.accessTokenIssuer,
+            delivery: webhooks
+        )
+        let confirmations = ConfirmationService(database: database, time: time, events: events)
         self.serviceCredentials = ServiceCredentialCheck(database: database)
         self.confirmations = confirmations
         self.confirmationApprovals = ConfirmationApprovals(

@@ -53,7 +53,8 @@ struct ConfirmationApprovals: Sendable {
     /// Records `proof`'s approval of `confirmation` through the account core, whatever the factor
     /// (a passkey's too): when the proof holds, with the receipt that states `stated` at this
     /// moment; when it does not, the failure is counted and the proof's refusal thrown. Returns
-    /// the confirmation as it now stands.
+    /// the confirmation as it now stands. Either way the webhook's event is queued
+    /// (``ConfirmationEvents/mayHaveDecided(_:)``).
     func record(
         _ proof: some FactorProof,
         approving confirmation: StoredConfirmation,
@@ -62,6 +63,8 @@ struct ConfirmationApprovals: Sendable {
         let now = core.time.now()
         var approval = SignInCompletion.ConfirmationApproval(confirmationID: confirmation.id, receipt: "")
         if proof.holds, let stated { approval.receipt = try await receipts.receipt(for: confirmation, proof: stated, at: now) }
+        // Approved, or blocked by the fifth failure in a row: the credential's webhook hears it.
+        defer { confirmations.events.mayHaveDecided(confirmation.id) }
         _ = try await core.record(proof, approving: approval, now: now)
         return try await confirmations.read(id: confirmation.id)
     }

@@ -12,6 +12,8 @@ import Foundation
 struct ConfirmationService: Sendable {
     let database: any DatabaseProvider
     let time: TimeSource
+    /// The webhook's events of decided confirmations.
+    let events: ConfirmationEvents
 
     /// The expiry a backend may ask for, in seconds, and the default.
     static let expiryRange = 30...3600
@@ -85,7 +87,7 @@ struct ConfirmationService: Sendable {
     /// Declines the caller's pending confirmation `id`, with its audit event.
     func decline(id: String, for caller: Caller) async throws -> Confirmation {
         let now = time.now()
-        return try await database.transaction { db in
+        let declined = try await database.transaction { db in
             guard try await ConfirmationTable.decline(db, id: id, userID: caller.userID, now: now) else {
                 _ = try await Self.pending(try await ConfirmationTable.find(db, id: id), of: caller, at: now)  // throws why
                 throw Self.closed
@@ -94,6 +96,8 @@ struct ConfirmationService: Sendable {
             guard let declined = try await ConfirmationTable.find(db, id: id) else { throw Self.notFound }
             return declined.wire(at: now)
         }
+        events.mayHaveDecided(id)
+        return declined
     }
 
     /// The caller's confirmation `id`, read now: `404 not_found` when it is another account's,

@@ -1,0 +1,1 @@
+../../../../Tests/BioAuthProtocolTests/Support/ConfirmationVectors.swift
