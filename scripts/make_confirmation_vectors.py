@@ -270,6 +270,7 @@ INVALID = [
     ("action-with-currency", action("Pay", currency="EUR"), "invalid_confirmation", "currency", "foreign_field", "an action has no currency"),
     ("action-with-payee-name", action("Pay", payee_name="Bob"), "invalid_confirmation", "payee_name", "foreign_field", "an action has no payee"),
     ("action-with-payee-account", action("Pay", payee_account="DE89"), "invalid_confirmation", "payee_account", "foreign_field", "an action has no account"),
+    ("payment-with-unknown-member", with_field("memo", "Not shown"), "invalid_confirmation", "memo", "foreign_field", "a member no version shows"),
 ]
 for name, amount, why in [
     ("empty", "", "empty"),

@@ -28,6 +28,10 @@ public struct ConfirmationDetails: Codable, Hashable, Sendable {
     public var reference: String?
     /// An action's description (`"Add Bob Example as a payee"`).
     public var action: String?
+    /// The names of members the decoded object had that this version does not know, sorted:
+    /// nobody would be shown them, so ``ConfirmationRules`` refuses details that have any. Never
+    /// encoded.
+    public var unknownFields: [String] = []
 
     /// Creates details.
     public init(
@@ -93,10 +97,32 @@ public struct ConfirmationDetails: Codable, Hashable, Sendable {
         Data(SHA256.hash(data: canonicalJSON(confirmationID: confirmationID)))
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, amount, currency, reference, action
         case payeeName = "payee_name"
         case payeeAccount = "payee_account"
+    }
+
+    /// Decodes the known fields, and notes the names of any others (``unknownFields``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(ConfirmationKind.self, forKey: .kind)
+        amount = try container.decodeIfPresent(String.self, forKey: .amount)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        payeeName = try container.decodeIfPresent(String.self, forKey: .payeeName)
+        payeeAccount = try container.decodeIfPresent(String.self, forKey: .payeeAccount)
+        reference = try container.decodeIfPresent(String.self, forKey: .reference)
+        action = try container.decodeIfPresent(String.self, forKey: .action)
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        unknownFields = try decoder.container(keyedBy: AnyMember.self).allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
+    }
+
+    /// Any member's name.
+    private struct AnyMember: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// the one home of these rules for the server and BioAuthKit (the Android SDK ports them, held to
 /// the same answers by the test vectors).
 ///
-/// - The kind is known and has exactly its fields (``ConfirmationDetails``).
+/// - The kind is known and has exactly its fields (``ConfirmationDetails``): no member this
+///   version does not know (``ConfirmationDetails/unknownFields``).
 /// - `amount` is a decimal string above zero, `0` or without leading zeros, at most 15 integer
 ///   digits, and no more fraction digits than its currency has minor units (none for `JPY`).
 /// - `currency` is an active ISO 4217 code (``ISO4217``).
@@ -66,6 +67,9 @@ public enum ConfirmationRules {
             case .action: (["action"], ["action"])
             default: throw Problem(code: .invalidConfirmation, field: "kind", reason: "The kind is not one of: payment, action.")
             }
+        if let unknown = details.unknownFields.first {
+            throw Problem(code: .invalidConfirmation, field: unknown, reason: "A confirmation has no \(unknown).")
+        }
         for (field, isPresent) in present {
             if isPresent && !allowed.contains(field) {
                 throw Problem(code: .invalidConfirmation, field: field, reason: "A \(details.kind) has no \(field).")

@@ -33,7 +33,7 @@ class ConfirmationVectorsTest {
     @Test
     fun `the file has the cases it is meant to have`() {
         assertEquals(13, cases("valid").size)
-        assertEquals(75, cases("invalid").size)
+        assertEquals(76, cases("invalid").size)
     }
 
     @Test

@@ -27,6 +27,11 @@ public data class ConfirmationDetails(
     val reference: String? = null,
     /** An action's description (`"Add Bob Example as a payee"`). */
     val action: String? = null,
+    /**
+     * The names of members the server's object had that this SDK does not know, sorted: nobody
+     * would be shown them, so [ConfirmationRules] refuses details that have any. Never written.
+     */
+    val unknownFields: List<String> = emptyList(),
 ) {
     /** The fields present, by their wire names, with `confirmation_id`. */
     internal fun members(confirmationId: String): List<Pair<String, String>> = listOf(
@@ -76,7 +81,11 @@ public data class ConfirmationDetails(
             payeeAccount = json.stringOrNull("payee_account"),
             reference = json.stringOrNull("reference"),
             action = json.stringOrNull("action"),
+            unknownFields = json.keys().asSequence().filter { it !in KNOWN_FIELDS }.sorted().toList(),
         )
+
+        /** The members this SDK reads. */
+        private val KNOWN_FIELDS = setOf("kind", "amount", "currency", "payee_name", "payee_account", "reference", "action")
     }
 }
 

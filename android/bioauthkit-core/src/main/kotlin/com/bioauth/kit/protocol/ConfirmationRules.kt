@@ -65,6 +65,7 @@ public object ConfirmationRules {
             ConfirmationKind.ACTION -> setOf("action") to setOf("action")
             ConfirmationKind.UNKNOWN -> return Problem(ServerErrorCode.INVALID_CONFIRMATION, "kind", "The kind is not one of: payment, action.")
         }
+        details.unknownFields.firstOrNull()?.let { return Problem(ServerErrorCode.INVALID_CONFIRMATION, it, "A confirmation has no $it.") }
         for ((field, isPresent) in present) {
             if (isPresent && field !in allowed) return Problem(ServerErrorCode.INVALID_CONFIRMATION, field, "A ${details.kind.wire} has no $field.")
             if (!isPresent && field in required) return Problem(ServerErrorCode.INVALID_CONFIRMATION, field, "A ${details.kind.wire} needs $field.")
