@@ -105,34 +105,7 @@ struct PasskeySignInService: Sendable {
         guard let ceremony, ceremony.sessionID == caller?.sessionID else {
             throw Rejection(.challengeInvalid, "No passkey ceremony with that id is open for this; start again.")
         }
-        let verdict: Result<VerifiedAuthentication, WebAuthnError>
-        if let passkey {
-            if ceremony.usernameFirst, ceremony.userID != passkey.userID {
-                verdict = .failure(WebAuthnError(.credentialNotAllowed, "the passkey is not the named user's"))
-            } else {
-                let record = CredentialRecord(
-                    credentialID: passkey.credentialID,
-                    userHandle: PasskeyService.userHandle(passkey.userID),
-                    publicKey: passkey.publicKey,
-                    signCount: passkey.signCount,
-                    backupEligible: passkey.backupEligible
-                )
-                do {
-                    verdict = .success(
-                        try relyingParty.verifyAuthentication(
-                            credential,
-                            challenge: ceremony.challenge,
-                            credential: record,
-                            userIdentified: ceremony.usernameFirst
-                        )
-                    )
-                } catch {
-                    verdict = .failure(error)
-                }
-            }
-        } else {
-            verdict = .failure(WebAuthnError(.credentialNotAllowed, "unknown credential"))
-        }
+        let verdict = PasskeyAssertionCheck.verdict(on: credential, answering: ceremony, passkey: passkey, relyingParty: relyingParty)
         return PasskeyProof(passkey: passkey, ceremonyID: ceremonyID, epoch: epoch ?? 0, verdict: verdict)
     }
 }
