@@ -100,6 +100,7 @@ extension AuthServer {
         let passkeys = PasskeyRoutes(services: services, relatedOrigins: configuration.allowedWebAuthnOrigins)
         let sessionRoutes = SessionRoutes(services: services)
         let accessTokens = AccessTokenRoutes(services: services)
+        let confirmations = ConfirmationRoutes(services: services)
 
         let router = Router(context: BioAuthRequestContext.self)
         let knownRoutes = KnownRoutes()
@@ -128,6 +129,10 @@ extension AuthServer {
         accountPage.addPublicRoutes(to: router)
         accessTokens.addPublicRoutes(to: router)
 
+        // The bank's backends, with their service credentials only.
+        let service = router.group().add(middleware: ServiceCredentialAuthenticator(credentials: services.serviceCredentials))
+        confirmations.addServiceRoutes(to: service)
+
         let authenticated = router.group()
             .add(middleware: BearerAuthenticator(sessions: services.sessions))
             .add(middleware: BrowserSessionAuthenticator(sessions: services.sessions, browser: browser))
@@ -139,6 +144,7 @@ extension AuthServer {
         meta.addAuthenticatedRoutes(to: authenticated)
         passkeys.addAuthenticatedRoutes(to: authenticated)
         accountPage.addAuthenticatedRoutes(to: authenticated)
+        confirmations.addAuthenticatedRoutes(to: authenticated)
         knownRoutes.learn(from: router)
         return router
     }

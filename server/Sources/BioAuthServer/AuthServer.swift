@@ -121,6 +121,21 @@ package struct AuthServer: Sendable {
         return SigningKeyAdministration(keys: keys)
     }
 
+    /// Opens the database for the operator's service credentials (`bioauth admin
+    /// service-credentials`), creating and migrating it as needed.
+    package static func serviceCredentialAdministration(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "bioauth")
+    ) async throws -> ServiceCredentialAdministration {
+        let database = try await openDatabase(configuration, now: TimeSource.system.now(), metrics: nil, logger: logger)
+        return ServiceCredentialAdministration(database: database, time: .system)
+    }
+
+    /// The operator's service-credential actions on this server's open database.
+    package var serviceCredentialAdministration: ServiceCredentialAdministration {
+        ServiceCredentialAdministration(database: database, time: time)
+    }
+
     /// The operator's signing-key actions on this server's open database.
     package var signingKeyAdministration: SigningKeyAdministration { SigningKeyAdministration(keys: services.accessTokens.keys) }
 

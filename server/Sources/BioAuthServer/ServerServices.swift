@@ -35,6 +35,12 @@ struct ServerServices: Sendable {
     let administration: AccountAdministration
     /// Access tokens, the key set that verifies them and the fleet's signing keys.
     let accessTokens: AccessTokenService
+    /// The bank backends' service credentials, as requests present them.
+    let serviceCredentials: ServiceCredentialCheck
+    /// Confirmations: created and read by a backend, listed and declined by the account.
+    let confirmations: ConfirmationService
+    /// Approving a confirmation with a device key.
+    let confirmationApprovals: ConfirmationApprovals
 
     /// Builds every service over `database` with `policies`.
     init(
@@ -92,7 +98,7 @@ struct ServerServices: Sendable {
             challengeTTL: ttl,
             challengeRate: policies.challengeRate
         )
-        self.pins = PINService(
+        let pins = PINService(
             database: database,
             hasher: PINHasher(bcrypt: hasher, keys: policies.pinKeys),
             registrations: registrations,
@@ -100,6 +106,7 @@ struct ServerServices: Sendable {
             stepUp: stepUp,
             assertions: assertions
         )
+        self.pins = pins
         self.passkeys = PasskeyService(
             core: core,
             relyingParty: policies.relyingParty,
@@ -132,6 +139,18 @@ struct ServerServices: Sendable {
             audiences: configuration.accessTokenAudienceList,
             lifetime: configuration.accessTokenLifetime,
             passkeysVerifyUser: policies.relyingParty.userVerification == .required
+        )
+        let confirmations = ConfirmationService(database: database, time: time)
+        self.serviceCredentials = ServiceCredentialCheck(database: database)
+        self.confirmations = confirmations
+        self.confirmationApprovals = ConfirmationApprovals(
+            confirmations: confirmations,
+            core: core,
+            assertions: assertions,
+            pins: pins,
+            attestations: keyAttestations,
+            receipts: ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer),
+            pinAllowed: configuration.confirmationPIN == .allow
         )
         self.housekeeping = Housekeeping(
             configuration: configuration,

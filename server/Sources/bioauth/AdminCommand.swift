@@ -13,10 +13,10 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract:
-            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; list and revoke device keys by their evidence's verdict; the access-token signing keys.",
+            "Account recovery for operators: end sessions, revoke device keys and passkeys, unlock factors, set a one-time password; list and revoke device keys by their evidence's verdict; the access-token signing keys; the bank backends' service credentials.",
         subcommands: [
             Recover.self, RevokeSessions.self, RevokeDevices.self, Unlock.self, ResetPassword.self, ListKeys.self, RevokeKeys.self,
-            SigningKeysCommand.self,
+            SigningKeysCommand.self, ServiceCredentialsCommand.self,
         ]
     )
 

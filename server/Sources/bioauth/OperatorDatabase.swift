@@ -9,3 +9,4 @@ protocol OperatorDatabase: Sendable {
 
 extension AccountAdministration: OperatorDatabase {}
 extension SigningKeyAdministration: OperatorDatabase {}
+extension ServiceCredentialAdministration: OperatorDatabase {}

@@ -14,7 +14,7 @@ struct ArchitectureTests {
         ["Storage"],
         ["AccountCore"],
         // A folder per factor, then the credentials and the accounts they belong to.
-        ["Password", "DeviceKey", "Passkey", "Credentials", "Accounts", "AccessTokens", "Wire"],
+        ["Password", "DeviceKey", "Passkey", "Credentials", "Accounts", "AccessTokens", "Confirmations", "Wire"],
         ["HTTP", "Routes", "AccountPage", ""],
     ]
 

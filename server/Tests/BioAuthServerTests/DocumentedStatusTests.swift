@@ -23,6 +23,53 @@ struct DocumentedStatusTests {
         return false
     }
 
+    /// The confirmations' answers, on a server of their own: what each operation of
+    /// docs/protocol/CONFIRMATIONS.md answers besides the statuses every operation shares.
+    static func confirmationTour(huge: Data, garbage: Data) async throws -> Set<String> {
+        try await TestServer.run { server in
+            let api = server.api
+            let (account, key, registration) = try await api.newAccountWithKey()
+            let token = account.sessionToken
+            let credential = try await server.serviceCredential()
+            let create = Endpoint.createConfirmation.path()
+            let body = CreateConfirmationRequest(userID: account.user.id, details: examplePayment)
+            try await api.call(.post, create, json: body, token: credential)
+            try await api.call(.post, create, json: body)
+            try await api.call(.post, create, raw: garbage, token: credential)
+            try await api.call(.post, create, raw: huge, token: credential)
+            try await api.call(.post, create, json: CreateConfirmationRequest(userID: "usr_0", details: examplePayment), token: credential)
+            let confirmation = try await server.confirmation(for: account.user.id, credential: credential)
+            try await api.call(.get, Endpoint.getConfirmation.path(confirmation.id), token: credential)
+            try await api.call(.get, Endpoint.getConfirmation.path(confirmation.id))
+            try await api.call(.get, Endpoint.getConfirmation.path("cnf_0"), token: credential)
+            try await api.call(.get, Endpoint.listConfirmations.path(), token: token)
+            try await api.call(.get, Endpoint.listConfirmations.path())
+            let approve = Endpoint.approveConfirmation.path(confirmation.id)
+            let (signed, _) = try await api.approval(confirmation, key: key, registrationID: registration.id)
+            try await api.call(.post, approve, raw: garbage, token: token)
+            try await api.call(.post, approve, raw: huge, token: token)
+            try await api.call(.post, approve, json: signed, token: try await api.newAccount().sessionToken)
+            try await api.call(.post, approve, json: signed)
+            try await api.call(
+                .post,
+                approve,
+                json: try await api.approval(confirmation, key: key, registrationID: registration.id, pin: "3917").body,
+                token: token
+            )
+            var bent = signed
+            bent.signature = Base64URLBytes(Data([1, 2, 3]))
+            try await api.call(.post, approve, json: bent, token: token)
+            try await api.call(.post, approve, json: signed, token: token)
+            try await api.call(.post, approve, json: signed, token: token)
+            let decline = Endpoint.declineConfirmation.path(confirmation.id)
+            try await api.call(.post, decline, token: token)
+            try await api.call(.post, decline)
+            try await api.call(.post, Endpoint.declineConfirmation.path("cnf_0"), token: token)
+            try await api.call(.post, Endpoint.declineConfirmation.path(try await server.confirmation(for: account.user.id).id), token: token)
+            return api.recorded.all
+        }
+    }
+
     @Test("every documented status of every operation is produced by the server")
     func everyDocumentedStatusIsReachable() async throws {
         // A low per-address limit, so that the tour can end by exceeding it.
@@ -444,7 +491,8 @@ struct DocumentedStatusTests {
                 )
                 return api.recorded.all
             }
-            let produced = api.recorded.all.union(atLimit).union(states)
+            let confirmations = try await Self.confirmationTour(huge: huge, garbage: garbage)
+            let produced = api.recorded.all.union(atLimit).union(states).union(confirmations)
             let missing = documented.subtracting(produced)
             let undocumented = produced.subtracting(documented)
             #expect(missing.isEmpty, "documented but never produced: \(missing.sorted())")

@@ -130,6 +130,7 @@ struct ServerSettingsTests {
         case "webauthn-user-verification": return ("preferred", "required")
         case "webauthn-attestation": return ("direct", "none")
         case "key-attestation": return ("require", "prefer")
+        case "confirmation-pin": return ("allow", "deny")
         case "android-require-strongbox", "allow-unattested-passkeys", "step-up-needs-verified-key": return ("true", "false")
         case "android-boot": return ("self-signed", "any")
         case "android-allowed-app":

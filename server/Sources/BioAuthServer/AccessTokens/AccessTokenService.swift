@@ -41,11 +41,8 @@ struct AccessTokenService: Sendable {
             authTime: Int64(facts.authenticatedAt.timeIntervalSince1970.rounded(.down)),
             stepUpAt: facts.stepUpAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
         )
-        let header = JOSEJSON.object([("alg", .string(key.algorithm.rawValue)), ("kid", .string(key.kid)), ("typ", .string("at+jwt"))])
-        let input = Base64URL.encode(header.bytes) + "." + Base64URL.encode(claims.json.bytes)
-        let signature = try key.sign(Data(input.utf8))
         return AccessTokenResponse(
-            accessToken: input + "." + Base64URL.encode(signature),
+            accessToken: try key.compactJWS(type: "at+jwt", payload: claims.json),
             expiresIn: Int(seconds),
             expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.expiresAt))
         )

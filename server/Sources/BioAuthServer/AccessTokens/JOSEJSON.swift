@@ -5,6 +5,7 @@ import Foundation
 enum JOSEJSON: Sendable, Equatable {
     case string(String)
     case integer(Int64)
+    case bool(Bool)
     case array([JOSEJSON])
     case object([(String, JOSEJSON)])
 
@@ -24,6 +25,7 @@ enum JOSEJSON: Sendable, Equatable {
         switch self {
         case .string(let string): Self.quote(string, to: &out)
         case .integer(let integer): out += String(integer)
+        case .bool(let bool): out += bool ? "true" : "false"
         case .array(let items):
             out += "["
             for (index, item) in items.enumerated() {

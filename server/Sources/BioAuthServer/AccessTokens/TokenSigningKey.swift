@@ -68,6 +68,14 @@ struct TokenSigningKey: Sendable {
         }
     }
 
+    /// A compact JWS of `payload` with header `alg`, `kid` and `typ` `type` (`at+jwt`,
+    /// `bioauth-receipt+jwt`, …), signed with this key.
+    func compactJWS(type: String, payload: JOSEJSON) throws -> String {
+        let header = JOSEJSON.object([("alg", .string(algorithm.rawValue)), ("kid", .string(kid)), ("typ", .string(type))])
+        let input = Base64URL.encode(header.bytes) + "." + Base64URL.encode(payload.bytes)
+        return input + "." + Base64URL.encode(try sign(Data(input.utf8)))
+    }
+
     /// The public JWK's members that RFC 7638 hashes, in its order (`crv`, `kty`, `x`[, `y`]),
     /// for a raw public key of `algorithm`.
     static func requiredMembers(algorithm: AccessTokenAlgorithm, publicKey: Data) -> [(String, JOSEJSON)] {

@@ -117,11 +117,15 @@ struct AccountCore: Sendable {
         return Completed(user: user, session: session, token: token?.text)
     }
 
-    /// Records `proof`'s success as `event` without a session (an approval), under every rule of
-    /// ``complete(_:for:)``: the challenge is spent, a failure counted, the account's state and the
-    /// credential checked, its use recorded. Returns the account's user.
-    func record(_ proof: some FactorProof, as event: AuditEvent.Kind) async throws -> User {
-        try await finish(proof, target: .record, event: event, now: time.now()).user
+    /// Approves a confirmation with `proof` at `now` (the time its receipt states), without a
+    /// session, under every rule of ``complete(_:for:)``: the challenge is spent, a failure counted
+    /// (against the confirmation too: the fifth in a row blocks it), the account's state and the
+    /// credential checked, its use recorded; then, in the same transaction, the confirmation
+    /// becomes approved with the proof's factor and credential and `approval`'s receipt, once, if it
+    /// is the account's and still pending, unexpired and not blocked (else `409
+    /// confirmation_closed`), with the audit event `confirmation.approved`. Returns the account's user.
+    func record(_ proof: some FactorProof, approving approval: SignInCompletion.ConfirmationApproval, now: Date) async throws -> User {
+        try await finish(proof, target: .record(approval), event: .confirmationApproved, now: now).user
     }
 
     /// Runs `proof`'s completion for `target` in one transaction (``SignInCompletion``), and turns
@@ -176,6 +180,8 @@ struct AccountCore: Sendable {
             throw proof.credentialGone
         case .sessionEnded:
             throw Rejection(.invalidSession, "The session has ended.")
+        case .confirmationClosed:
+            throw Rejection(.confirmationClosed, "The confirmation is no longer pending.")
         }
     }
 }

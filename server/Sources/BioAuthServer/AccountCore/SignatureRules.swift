@@ -27,6 +27,21 @@ enum SignatureRules {
         }
     }
 
+    /// The exact bytes a device signed to approve a confirmation whose details hash to `detailsHash`.
+    static func confirmationMessage(relyingPartyID: String, registrationID: String, challenge: Data, detailsHash: Data) throws -> Data {
+        do {
+            return try ConfirmationMessage(
+                relyingPartyID: relyingPartyID,
+                registrationID: registrationID,
+                challenge: challenge,
+                detailsHash: detailsHash
+            )
+            .encoded()
+        } catch {
+            throw Rejection(.challengeInvalid, "The challenge cannot be answered.")
+        }
+    }
+
     /// The answer to a well-formed signature that does not verify.
     static var invalid: Rejection {
         Rejection(.signatureInvalid, "The signature does not verify with the registered key.")

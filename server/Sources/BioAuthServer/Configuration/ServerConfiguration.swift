@@ -118,6 +118,9 @@ package struct ServerConfiguration: Sendable {
     /// Hardware evidence for device keys: `none` (not asked for), `prefer` (verified, recorded and
     /// shown; a key without it still registers) or `require`.
     package var keyAttestation: KeyAttestationMode = .none
+    /// Whether a PIN key (with its PIN) may approve confirmations; a biometric key and a passkey
+    /// always may.
+    package var confirmationPIN: ConfirmationPINPolicy = .deny
     /// Under `require` with ``webAuthnAttestation`` `none`, whether accounts may still add
     /// passkeys, whose hardware nothing then vouches for (off: they are refused).
     package var allowUnattestedPasskeys: Bool = false
@@ -225,4 +228,13 @@ extension ServerConfiguration {
     package var databaseDescription: String {
         DatabaseLocation.isPostgres(databasePath) ? DatabaseLocation.redacted(databasePath) : databasePath
     }
+}
+
+/// `--confirmation-pin`: whether the PIN factor (knowledge and possession) may approve a
+/// confirmation.
+package enum ConfirmationPINPolicy: String, Hashable, Sendable, CaseIterable {
+    /// A PIN approves (the confirmation and its receipt say `pin`).
+    case allow
+    /// Only a biometric key or a passkey approves; a PIN is `403 confirmation_factor_not_allowed`.
+    case deny
 }

@@ -280,6 +280,12 @@ extension ServerSetting {
         \.keyAttestation,
         "Hardware evidence for device keys: none, prefer (verified and shown; keys without it still register) or require"
     )
+    /// `--confirmation-pin`.
+    package static let confirmationPIN = choice(
+        "confirmation-pin",
+        \.confirmationPIN,
+        "Whether a PIN key with its PIN may approve confirmations (payments, actions): allow or deny (only biometrics or a passkey)"
+    )
     /// `--allow-unattested-passkeys`.
     package static let allowUnattestedPasskeys = toggle(
         "allow-unattested-passkeys",
@@ -403,7 +409,8 @@ extension ServerSetting {
         purgeInterval, sessionRetentionDays, auditRetentionDays, lockoutThreshold, lockoutMinutes, lockoutMaxMinutes, passwordMaxFailures,
         pinMaxLockouts, stepUpMinutes, pinKeyFile, relyingPartyName,
         webAuthnOrigin, webAuthnTopOrigin, webAuthnUserVerification, webAuthnAttestation, webAuthnTrustRoots, keyAttestation,
-        allowUnattestedPasskeys, stepUpNeedsVerifiedKey, androidAllowedApp, androidRequireStrongBox, androidBoot, androidAttestationRoots,
+        allowUnattestedPasskeys, stepUpNeedsVerifiedKey, confirmationPIN, androidAllowedApp, androidRequireStrongBox, androidBoot,
+        androidAttestationRoots,
         androidRevocations, appAttestAppID, appAttestEnvironment, issuer, accessTokenAudience, accessTokenLifetime, accessTokenAlgorithm,
         signingKeyFile, signingKeyRotationDays,
         logLevel,

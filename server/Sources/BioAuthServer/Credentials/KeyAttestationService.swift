@@ -147,6 +147,34 @@ struct KeyAttestationService: Sendable {
         return result
     }
 
+    /// Under `require`, a registration kept with App Attest evidence must send `assertion`, an
+    /// assertion by that App Attest key over `clientDataHash`: it is verified
+    /// (``AppAttestVerifier/verifyAssertion(_:clientDataHash:key:)``) and the key's counter
+    /// advanced, or the answer is `403 app_attest_assertion_invalid`. Returns whether one was
+    /// checked (none is asked of other keys, or under another mode).
+    func checkAssertion(registrationID: String, clientDataHash: Data, assertion: Data?) async throws -> Bool {
+        guard policy.mode == .require else { return false }
+        let evidence = try await database.read { db in try await RegistrationTable.evidence(db, id: registrationID) }
+        guard let evidence, let kept = try? WireJSON.makeDecoder().decode(KeyAttestationEvidence.self, from: evidence),
+            kept.format == KeyAttestationEvidence.Format.appleAppAttest.rawValue, let keyID = kept.keyID
+        else { return false }
+        let refusal = Rejection(.appAttestAssertionInvalid, "An approval by this key needs a valid App Attest assertion over its message.")
+        guard let assertion, let verifier = policy.appAttest,
+            let key = try await database.read({ db in try await AppAttestKeyTable.find(db, keyID: Array(keyID.data)) })
+        else { throw refusal }
+        let asserted: AppAttestKey
+        do {
+            asserted = try verifier.verifyAssertion(Array(assertion), clientDataHash: Array(clientDataHash), key: key)
+        } catch {
+            throw refusal
+        }
+        let advanced = try await database.transaction { db in
+            try await AppAttestKeyTable.advance(db, keyID: key.keyID, from: key.counter, to: asserted.counter)
+        }
+        guard advanced else { throw refusal }  // another assertion of the key was used meanwhile
+        return true
+    }
+
     /// The evidence to keep: its JSON, when its format is one this server reads and it is at most
     /// ``keptEvidenceLimit`` bytes.
     private static func kept(_ evidence: KeyAttestationEvidence) -> Data? {

@@ -20,8 +20,16 @@ package struct KeyAssertion: Sendable {
     var signatureIsValid: Bool { key.isValidSignature(signature, for: message) }
 }
 
-/// Reads device keys' answers to authentication challenges: what every sign-in and
-/// re-authentication by a device key (biometric or PIN) needs to check one.
+/// What a device key's signature over an authentication challenge covers.
+enum SignedStatement: Sendable, Equatable {
+    /// A sign-in or re-authentication: ``SignedMessage`` with ``Ceremony/authentication``.
+    case authentication
+    /// A confirmation's approval: ``ConfirmationMessage`` with the stored details' hash.
+    case confirmation(detailsHash: Data)
+}
+
+/// Reads device keys' answers to authentication challenges: what every sign-in,
+/// re-authentication and confirmation by a device key (biometric or PIN) needs to check one.
 struct KeyAssertionReader: Sendable {
     let database: any DatabaseProvider
     /// The keys authentication challenges are made under.
@@ -38,8 +46,14 @@ struct KeyAssertionReader: Sendable {
     /// belong to `userID` when given), and parses the signature. It only reads: a malformed
     /// signature is bad input and changes nothing; a forged, altered or foreign challenge is
     /// `challenge_invalid`. Whether it expired or was spent, or its registration revoked, the
-    /// completion decides.
-    func read(challengeID: String, signature: Base64URLBytes, kind: RegistrationKind, userID: String? = nil) async throws -> KeyAssertion {
+    /// completion decides. The message the signature must cover is `statement`'s.
+    func read(
+        challengeID: String,
+        signature: Base64URLBytes,
+        kind: RegistrationKind,
+        userID: String? = nil,
+        signing statement: SignedStatement = .authentication
+    ) async throws -> KeyAssertion {
         guard let challenge = AuthenticationChallenge.verify(id: challengeID, keys: challengeKeys),
             let owner = try await signingKey(registrationID: challenge.registrationID, kind: kind),
             userID == nil || userID == owner.userID
@@ -52,14 +66,29 @@ struct KeyAssertionReader: Sendable {
             userID: owner.userID,
             key: owner.key,
             signature: try SignatureRules.parse(signature, for: owner.key.algorithm),
-            message: try SignatureRules.message(
+            message: try message(statement, challenge: challenge),
+            stepsUp: owner.verified || !stepUpNeedsVerifiedKey
+        )
+    }
+
+    /// The bytes the device signed for `statement` over `challenge`.
+    private func message(_ statement: SignedStatement, challenge: AuthenticationChallenge) throws -> Data {
+        switch statement {
+        case .authentication:
+            try SignatureRules.message(
                 .authentication,
                 relyingPartyID: relyingPartyID,
                 registrationID: challenge.registrationID,
                 challenge: challenge.bytes
-            ),
-            stepsUp: owner.verified || !stepUpNeedsVerifiedKey
-        )
+            )
+        case .confirmation(let detailsHash):
+            try SignatureRules.confirmationMessage(
+                relyingPartyID: relyingPartyID,
+                registrationID: challenge.registrationID,
+                challenge: challenge.bytes,
+                detailsHash: detailsHash
+            )
+        }
     }
 
     /// Registration `registrationID`'s owner, key and verdict if it is of `kind`: remembered, or

@@ -52,6 +52,14 @@ struct PINService: Sendable {
         guard signed.holds else {
             return try await core.complete(signed, for: .signIn(minutes: minutes)).signInResponse
         }
+        let proof = try await proof(of: assertion, pin: request.pin, event: .pinSignIn)
+        return try await core.complete(proof, for: .signIn(minutes: minutes)).signInResponse
+    }
+
+    /// The PIN's proof once its key's signature over `assertion` verified: the attempt is reserved
+    /// against the PIN's lockout (spending the challenge; a locked PIN is refused, counted as
+    /// `event`), then the PIN is checked. A sign-in and a confirmation's approval both take it.
+    func proof(of assertion: KeyAssertion, pin: String, event: AuditEvent.Kind) async throws -> DeviceKeyProof {
         guard
             let (usernameKey, storedHash) = try await database.read({ db in
                 try await RegistrationTable.pin(db, registrationID: assertion.registrationID)
@@ -59,20 +67,19 @@ struct PINService: Sendable {
         else {
             throw SignatureRules.unknownChallenge  // revoked since the challenge was read
         }
-        let proof = try await hasher.bcrypt.admitted {
+        return try await hasher.bcrypt.admitted {
             let attempt = try await core.reserve(
                 .pin,
                 usernameKey: usernameKey,
                 subject: .user(assertion.userID),
-                event: .pinSignIn,
+                event: event,
                 registrationID: assertion.registrationID,
                 spending: assertion.challenge
             )
-            let verdict = try await hasher.verify(request.pin, against: storedHash)
+            let verdict = try await hasher.verify(pin, against: storedHash)
             // A hash under a retired key is replaced under the current one, now that the PIN is known.
-            let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(request.pin) : nil
+            let rehashed = verdict == .matchUnderOldKey ? try await hasher.hash(pin) : nil
             return DeviceKeyProof(pinOf: assertion, attempt: attempt, matches: verdict != .mismatch, newPINHash: rehashed)
         }
-        return try await core.complete(proof, for: .signIn(minutes: minutes)).signInResponse
     }
 }

@@ -9,6 +9,8 @@ struct BioAuthRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The caller, on authenticated routes.
     var caller: Caller?
+    /// The bank's backend, on `/v1/service/…` routes (``ServiceCredentialAuthenticator``).
+    var service: ServiceCaller?
     /// The TCP peer's IP address (nil for a Unix socket or a test transport without one).
     let remoteAddress: String?
     /// The connection, for the one case that must end it from a handler (a body past its deadline).
@@ -36,6 +38,12 @@ struct BioAuthRequestContext: RequestContext {
             throw Rejection(.invalidRequest, "The id in the path may not contain the NUL character.")
         }
         return id
+    }
+
+    /// The backend on a service route; the middleware guarantees it is there.
+    func requireService() throws -> ServiceCaller {
+        guard let service else { throw Rejection(.invalidServiceCredential, "Send a service credential.") }
+        return service
     }
 
     /// The caller on an authenticated route; the middleware guarantees it is there.

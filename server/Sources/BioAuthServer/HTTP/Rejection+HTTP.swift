@@ -22,17 +22,19 @@ extension ErrorCode {
     var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest, .invalidUsername, .invalidPassword, .invalidPIN, .invalidSessionDuration,
-            .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon, .passkeyInvalid, .userVerificationRequired:
+            .unsupportedAlgorithm, .invalidPublicKey, .invalidSignatureEncoding, .pinTooCommon, .passkeyInvalid, .userVerificationRequired,
+            .invalidConfirmation, .invalidAmount, .invalidCurrency, .invalidConfirmationText, .confirmationTooLarge:
             .badRequest
-        case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown:
+        case .invalidCredentials, .invalidSession, .challengeInvalid, .signatureInvalid, .passkeyUnknown, .invalidServiceCredential:
             .unauthorized
-        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .passwordLocked, .csrfFailed, .attestationRequired, .attestationRefused:
+        case .reauthenticationRequired, .passwordChangeRequired, .pinLocked, .passwordLocked, .csrfFailed, .attestationRequired, .attestationRefused,
+            .confirmationFactorNotAllowed, .appAttestAssertionInvalid:
             .forbidden
-        case .notFound, .registrationNotFound:
+        case .notFound, .registrationNotFound, .accountNotFound:
             .notFound
         case .methodNotAllowed:
             .methodNotAllowed
-        case .usernameTaken, .duplicateRegistration, .tooManyRegistrations:
+        case .usernameTaken, .duplicateRegistration, .tooManyRegistrations, .confirmationClosed:
             .conflict
         case .payloadTooLarge:
             .contentTooLarge

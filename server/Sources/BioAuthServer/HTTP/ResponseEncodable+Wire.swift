@@ -9,6 +9,8 @@ import Hummingbird
 extension AccessTokenResponse: @retroactive ResponseEncodable {}
 extension AttestationChallengeResponse: @retroactive ResponseEncodable {}
 extension AuditEventListResponse: @retroactive ResponseEncodable {}
+extension Confirmation: @retroactive ResponseEncodable {}
+extension ConfirmationList: @retroactive ResponseEncodable {}
 extension CurrentSessionResponse: @retroactive ResponseEncodable {}
 extension HealthResponse: @retroactive ResponseEncodable {}
 extension RegistrationListResponse: @retroactive ResponseEncodable {}

@@ -70,6 +70,8 @@ package enum IdentifierPrefix: String {
     case event = "evt_"
     case passkey = "pk_"
     case webAuthnCeremony = "wac_"
+    case confirmation = "cnf_"
+    case serviceCredential = "svc_"
 
     /// The identifier (or the start of one) that spells `bytes` in lowercase hex after this prefix.
     package func spelling(_ bytes: Data) -> String {

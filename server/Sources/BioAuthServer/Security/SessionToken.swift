@@ -10,19 +10,34 @@ import Foundation
 /// token digests is written at each sign-in: a digest is random, and each new one landed on its
 /// own page of that index. The id is no secret (every session answer shows it); the 256 random
 /// bits are the secret.
+///
+/// A service credential (a bank backend's, `bsc_`, naming its `svc_` id) is made and looked up
+/// the same way in its own ``Format``: neither is ever taken for the other.
 struct SessionToken: Sendable {
+    /// What a token's text begins with and whose identifier it carries.
+    struct Format: Sendable {
+        /// The text's prefix.
+        let prefix: String
+        /// The prefix of the identifier inside.
+        let identifier: IdentifierPrefix
+
+        /// A session's token, `bat_`.
+        static let session = Format(prefix: "bat_", identifier: .session)
+        /// A service credential, `bsc_`.
+        static let serviceCredential = Format(prefix: "bsc_", identifier: .serviceCredential)
+    }
+
     /// The text the client presents; never stored, never logged.
     let text: String
 
     /// Bytes of a token's base64url after `bat_`: the session's identifier bytes, then the secret.
     private static let identifierLength = 16, secretLength = 32
-    private static let prefix = "bat_"
 
-    /// A new token for the session whose identifier spells `sessionIDBytes`
-    /// (``SecureRandom/identifierBytes(at:)``).
-    static func generate(sessionIDBytes: Data) -> SessionToken {
+    /// A new token for the session (or, in another `format`, the credential) whose identifier
+    /// spells `sessionIDBytes` (``SecureRandom/identifierBytes(at:)``).
+    static func generate(sessionIDBytes: Data, format: Format = .session) -> SessionToken {
         precondition(sessionIDBytes.count == identifierLength)
-        return SessionToken(text: prefix + Base64URL.encode(sessionIDBytes + SecureRandom.bytes(secretLength)))
+        return SessionToken(text: format.prefix + Base64URL.encode(sessionIDBytes + SecureRandom.bytes(secretLength)))
     }
 
     /// The digest stored in, and looked up from, the database.
@@ -42,12 +57,12 @@ struct SessionToken: Sendable {
         var digest: Data
     }
 
-    /// How to look up `text`, or nil when it cannot be a token this server issued (then no
-    /// query is needed to refuse it).
-    static func lookup(_ text: String) -> Lookup? {
-        guard text.hasPrefix(prefix), let bytes = Base64URL.decode(String(text.dropFirst(prefix.count))),
+    /// How to look up `text`, or nil when it cannot be a token of `format` this server issued
+    /// (then no query is needed to refuse it).
+    static func lookup(_ text: String, format: Format = .session) -> Lookup? {
+        guard text.hasPrefix(format.prefix), let bytes = Base64URL.decode(String(text.dropFirst(format.prefix.count))),
             bytes.count == identifierLength + secretLength
         else { return nil }
-        return Lookup(id: IdentifierPrefix.session.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
+        return Lookup(id: format.identifier.spelling(bytes.prefix(identifierLength)), digest: digest(of: text))
     }
 }

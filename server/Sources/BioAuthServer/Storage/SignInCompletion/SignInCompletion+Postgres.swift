@@ -27,7 +27,7 @@ enum SignInCompletionStatement {
         if let verdict = SignInCompletion.verdict(onState: try row.optionalText(7)) { return verdict }
         guard try row.integer(8) > 0 else { return .credentialGone }
         let account = try AccountRow(row, at: 2)
-        if case .record = completion.success.purpose { return .completed(account.user, nil) }
+        if case .record = completion.success.purpose { return try row.integer(9) > 0 ? .completed(account.user, nil) : .confirmationClosed }
         guard try row.optionalText(9) != nil else { return .sessionEnded }
         return .completed(account.user, try SessionTable.session(row, at: 9, userID: account.user.id))
     }
@@ -113,6 +113,7 @@ enum SignInCompletionStatement {
         let texts = [
             "spend_kind", "challenge_id", "user_id", "factor", "credential_kind", "credential_id", "new_pin_hash", "session_id", "event_id",
             "event_kind", "tally_id", "subject", "tally_kind", "lock_key", "lock_factor", "failure_event_id", "failure_event_kind",
+            "confirmation_id", "receipt",
         ]
         var types = [String: SQLType](uniqueKeysWithValues: integers.map { ($0, .integer) } + texts.map { ($0, .text) })
         types["token_digest"] = .bytes
@@ -158,6 +159,7 @@ enum SignInCompletionStatement {
             case .renew(let id): (id, [], 0)
             case .record: ("", [], 0)
             }
+        let confirmation = c.confirmation
         return [
             "now": .time(c.now), "holds": .integer(c.holds ? 1 : 0), "spend_kind": .text(spendKind), "challenge_id": .text(challengeID),
             "ceremony": .integer(ceremony), "user_id": .text(c.userID ?? ""), "epoch": .integer(c.epoch), "factor": .text(c.factor.rawValue),
@@ -167,6 +169,7 @@ enum SignInCompletionStatement {
             "restricted_expires_at": .time(c.restrictedExpiry), "steps_up": .integer(c.success.stepsUp ? 1 : 0),
             "event_id": .text(SecureRandom.identifier(.event)), "event_kind": .text(c.success.event.rawValue),
             "failure_event_id": .text(c.holds ? "" : SecureRandom.identifier(.event)), "failure_event_kind": .text(c.failure.recordedEvent?.rawValue),
+            "confirmation_id": .text(confirmation?.confirmationID ?? ""), "receipt": .text(confirmation?.receipt ?? ""),
         ]
     }
 
@@ -177,11 +180,13 @@ enum SignInCompletionStatement {
         let locks = LockoutPolicy.Factor(rawValue: factor.rawValue) != nil
         let clears = !LockoutPolicy.cleared(bySuccessOf: factor).isEmpty
         let used = "EXISTS (SELECT 1 FROM used)"
-        var steps = spending(factor) + failing(locks: locks) + using(factor)
+        var steps = spending(factor) + failing(locks: locks, confirmation: purpose == .record) + using(factor)
         if clears { steps.append(step("cleared", FactorFailureTable.clearing(usernameKey: "(SELECT username_key FROM account)", when: used))) }
         steps += succeeding(purpose, when: used)
         let account = ["id", "username", "created_at", "username_key", "password_change_required", "state"].map { "account_row.\($0)" }
-        let session = SessionTable.returnedColumns.split(separator: ", ").map { purpose == .record ? "NULL" : "session.\($0)" }
+        // A record has no session: its first column counts the confirmation approved instead.
+        var session = SessionTable.returnedColumns.split(separator: ", ").map { purpose == .record ? "NULL" : "session.\($0)" }
+        if purpose == .record { session[0] = "(SELECT count(*) FROM approved)" }
         return "WITH " + steps.joined(separator: ",\n") + """
 
             SELECT (SELECT count(*) FROM spent), \(locks ? "(SELECT count(*) FROM locked)" : "0"), \(account.joined(separator: ", ")),
@@ -210,9 +215,9 @@ enum SignInCompletionStatement {
         }
     }
 
-    /// A proof that did not hold: the lock (for a secret factor), the tally, a recorded event. One
-    /// that held: the account, read and judged.
-    private static func failing(locks: Bool) -> [String] {
+    /// A proof that did not hold: the lock (for a secret factor), the tally, a recorded event, and
+    /// for a `confirmation` one more failure against it. One that held: the account, read and judged.
+    private static func failing(locks: Bool, confirmation: Bool) -> [String] {
         let spent = "EXISTS (SELECT 1 FROM spent)"
         let lock = step(
             "locked",
@@ -225,7 +230,8 @@ enum SignInCompletionStatement {
             session: "NULL",
             when: ":holds = 0 AND :failure_event_kind IS NOT NULL AND \(spent)"
         )
-        return (locks ? [lock] : []) + [
+        let confirmationFailure = step("confirmation_failed", ConfirmationTable.failing(when: ":holds = 0 AND \(spent)"))
+        return (locks ? [lock] : []) + (confirmation ? [confirmationFailure] : []) + [
             step("tally", AuditLog.counting(outcome: "'failure'", when: ":holds = 0 AND :subject <> '' AND \(spent)")),
             step("failure_event", failureEvent),
             step("account_row", UserTable.readingAccount(when: ":holds = 1 AND \(spent)", lock: "FOR KEY SHARE")),
@@ -265,7 +271,7 @@ enum SignInCompletionStatement {
         case .renewal:
             return [step("session", SessionTable.renewing(when: used)), step("event", successEvent(session: "session.id", from: "FROM session"))]
         case .record:
-            return [step("event", successEvent(session: "NULL", from: "FROM used"))]
+            return [step("approved", ConfirmationTable.approving(when: used)), step("event", successEvent(session: "NULL", from: "FROM approved"))]
         }
     }
 

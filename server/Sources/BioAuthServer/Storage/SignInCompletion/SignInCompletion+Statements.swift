@@ -26,7 +26,8 @@ extension SignInCompletion {
             guard let renewed = try await SessionTable.renew(db, id: sessionID, userID: userID, factor: factor, stepsUp: success.stepsUp, now: now)
             else { return .sessionEnded }
             session = renewed
-        case .record:
+        case .record(let approval):
+            guard try await approve(approval, userID: userID, db) else { return .confirmationClosed }
             session = nil
         }
         try await AuditLog.record(
@@ -70,7 +71,22 @@ extension SignInCompletion {
         if let event = failure.recordedEvent, let userID {
             try await AuditLog.record(db, userID: userID, type: event, outcome: .failure, at: now, passkeyID: credential.passkeyID)
         }
+        if let confirmation, let userID {
+            let bound: [String: SQLValue] = ["confirmation_id": .text(confirmation.confirmationID), "user_id": .text(userID), "now": .time(now)]
+            _ = try await db.rows(ConfirmationTable.fail, bound)
+        }
         return locked
+    }
+
+    /// Approves the confirmation with the proof's factor and credential; `false` when it is no
+    /// longer pending (or not the account's).
+    private func approve(_ approval: ConfirmationApproval, userID: String, _ db: any StatementDatabase) async throws -> Bool {
+        let bound: [String: SQLValue] = [
+            "confirmation_id": .text(approval.confirmationID), "user_id": .text(userID), "now": .time(now), "factor": .text(factor.rawValue),
+            "credential_kind": .text(credential.registrationID != nil ? "device_key" : credential.passkeyID != nil ? "passkey" : "none"),
+            "credential_id": .text(credential.registrationID ?? credential.passkeyID ?? ""), "receipt": .text(approval.receipt),
+        ]
+        return try await !db.rows(ConfirmationTable.approve, bound).isEmpty
     }
 
     /// Records the credential's use (spending a one-time password); `false` when it is no longer current.

@@ -16,8 +16,9 @@ import Foundation
 ///    expired one-time password;
 /// 4. check that the credential is still current, recording its use;
 /// 5. clear the factor's failures; spend a one-time password;
-/// 6. create the session (restricted and short while a password change is pending), or renew the
-///    caller's; write the audit event.
+/// 6. create the session (restricted and short while a password change is pending), renew the
+///    caller's, or approve the confirmation (pending, unexpired, fewer than five failures); write
+///    the audit event. A proof for a confirmation that did not hold counts against it in step 2.
 struct SignInCompletion: Sendable {
     var now: Date
     var factor: AuthenticationMethod
@@ -60,9 +61,24 @@ struct SignInCompletion: Sendable {
         case newSession(Session, tokenDigest: Data)
         /// The caller's live session, whose authentication is renewed.
         case renew(sessionID: String)
-        /// No session: the proof's success is recorded (its challenge spent, its credential's use,
-        /// its audit event), as an approval is.
-        case record
+        /// No session: the proof approves a confirmation. Its success is recorded (its challenge
+        /// spent, its credential's use, its audit event) with the confirmation's approval; its
+        /// failure counts against the confirmation too (``ConfirmationTable``).
+        case record(ConfirmationApproval)
+    }
+
+    /// A confirmation a proof approves, whatever the factor: its id and the receipt it keeps.
+    struct ConfirmationApproval: Sendable, Equatable {
+        /// `cnf_…`, the account's.
+        var confirmationID: String
+        /// The receipt (a compact JWS) an approval stores.
+        var receipt: String
+    }
+
+    /// The confirmation the proof is for, if it is for one.
+    var confirmation: ConfirmationApproval? {
+        if case .record(let approval) = success.purpose { return approval }
+        return nil
     }
 
     /// What the transaction decided.
@@ -80,6 +96,9 @@ struct SignInCompletion: Sendable {
         case credentialGone
         /// The session to renew has ended.
         case sessionEnded
+        /// The confirmation to approve is no longer pending: approved, declined, blocked or
+        /// expired (or another account's).
+        case confirmationClosed
         /// Done: the account's user and the session made or renewed (none for a record).
         case completed(User, Session?)
     }

@@ -222,5 +222,46 @@ enum Schema {
                 """
             ]
         },
+        Migration(version: 4, name: "confirmations") { flavor in
+            [
+                // The bank's backends (ServiceCredentialToken): only the SHA-256 of a credential is
+                // stored; `webhook_url` is where its confirmations' outcomes are posted, if anywhere.
+                """
+                CREATE TABLE service_credentials (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    secret_hash \(flavor.bytesType) NOT NULL,
+                    webhook_url TEXT,
+                    created_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                // What a backend asked an account to approve: `details` is the canonical form that
+                // is hashed and signed (ConfirmationDetails.canonicalJSON), `details_hash` its
+                // SHA-256; `failures` counts approvals in a row that did not hold (five block it).
+                // `status` is pending, approved, declined or blocked; expired is read from `expires_at`.
+                """
+                CREATE TABLE confirmations (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    service_credential_id TEXT NOT NULL REFERENCES service_credentials(id),
+                    kind TEXT NOT NULL,
+                    details TEXT NOT NULL,
+                    details_hash \(flavor.bytesType) NOT NULL,
+                    status TEXT NOT NULL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    decided_at BIGINT,
+                    factor TEXT,
+                    registration_id TEXT,
+                    passkey_id TEXT,
+                    receipt TEXT
+                )
+                """,
+                "CREATE INDEX confirmations_by_user ON confirmations (user_id, created_at)",
+                "CREATE INDEX confirmations_by_service ON confirmations (service_credential_id)",
+            ]
+        },
     ]
 }

@@ -1,0 +1,95 @@
+import BioAuthProtocol
+import BioAuthTesting
+import Crypto
+import Foundation
+import Testing
+
+@testable import BioAuthServer
+
+/// A bank backend's service credential: shown once, stored only as its SHA-256, refused once
+/// revoked; it opens `/v1/service/…` and nothing else, and a user's session never opens those.
+@Suite("Service credentials")
+struct ServiceCredentialTests {
+    @Test("a service credential is shown once and stored only as its SHA-256; list never shows it")
+    func storedHashed() async throws {
+        try await TestServer.run { server in
+            let administration = server.server.serviceCredentialAdministration
+            let made = try await administration.create(name: "bank", webhookURL: "https://bank.example/hooks")
+            #expect(made.secret.hasPrefix("bsc_"))
+            let rows = try await server.snapshot().tables["service_credentials", default: []]
+            #expect(rows.count == 1)
+            #expect(!rows.joined().contains(String(made.secret.dropFirst(4))), "the secret is not stored")
+            let digest = Data(SHA256.hash(data: Data(made.secret.utf8)))
+            let stored = try await server.server.database.read { db in
+                try await ServiceCredentialTable.live(db, SessionToken.Lookup(id: made.credential.id, digest: digest))
+            }
+            #expect(stored?.id == made.credential.id, "its SHA-256 is")
+            let listed = try await administration.list()
+            #expect(listed == [made.credential])
+            #expect(!listed.map(\.description).joined().contains(String(made.secret.dropFirst(4))))
+            _ = try await server.confirmation(for: try await server.api.newAccount().user.id, credential: made.secret)
+        }
+    }
+
+    @Test("a revoked service credential is refused: 401 invalid_service_credential")
+    func revokedRefused() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let made = try await server.server.serviceCredentialAdministration.create(name: "bank", webhookURL: nil)
+            let confirmation = try await server.confirmation(for: account.user.id, credential: made.secret)
+            _ = try await server.server.serviceCredentialAdministration.revoke(id: made.credential.id)
+            let before = try await server.snapshot()
+            let body = CreateConfirmationRequest(userID: account.user.id, details: examplePayment)
+            try await server.api.expectError(.invalidServiceCredential, .post, Endpoint.createConfirmation.path(), json: body, token: made.secret)
+            try await server.api.expectError(
+                .invalidServiceCredential,
+                .get,
+                Endpoint.getConfirmation.path(confirmation.id),
+                token: made.secret
+            )
+            #expect(try await server.snapshot() == before)
+            await #expect(throws: ServiceCredentialAdministration.Failure.self) {
+                try await server.server.serviceCredentialAdministration.revoke(id: made.credential.id)
+            }
+        }
+    }
+
+    @Test("a session token is refused on service routes, and a service credential on session routes")
+    func neitherPassesForTheOther() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let credential = try await server.serviceCredential()
+            let body = CreateConfirmationRequest(userID: account.user.id, details: examplePayment)
+            let path = Endpoint.createConfirmation.path()
+            try await server.api.expectError(.invalidServiceCredential, .post, path, json: body, token: account.sessionToken)
+            try await server.api.expectError(.invalidServiceCredential, .post, path, json: body)
+            try await server.api.expectError(.invalidSession, .get, Endpoint.listConfirmations.path(), token: credential)
+            try await server.api.expectError(.invalidSession, .get, Endpoint.getCurrentSession.path(), token: credential)
+            #expect(try await server.snapshot().tables["confirmations", default: []].isEmpty)
+        }
+    }
+
+    @Test("a service credential reads only its own confirmations: another's is 404 not_found")
+    func readsOnlyItsOwn() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            let mine = try await server.serviceCredential()
+            let confirmation = try await server.confirmation(for: account.user.id, credential: mine)
+            #expect(try await server.api.serviceRead(confirmation.id, credential: mine) == confirmation)
+            let theirs = try await server.serviceCredential(name: "another bank")
+            try await server.api.expectError(.notFound, .get, Endpoint.getConfirmation.path(confirmation.id), token: theirs)
+        }
+    }
+
+    @Test(
+        "a webhook URL is https, or http only to this machine",
+        arguments: [
+            ("https://bank.example/hooks?x=1", true), ("http://127.0.0.1:9000/hook", true), ("http://localhost/h", true),
+            ("http://[::1]:8/h", true), ("http://bank.example/hook", false), ("ftp://bank.example/", false), ("https://", false),
+            ("https://user@bank.example/", false), ("bank.example/hook", false),
+        ]
+    )
+    func webhookURL(url: String, accepted: Bool) async throws {
+        #expect(WebhookURL.isAcceptable(url) == accepted)
+    }
+}
