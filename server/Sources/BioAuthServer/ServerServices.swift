@@ -41,6 +41,8 @@ struct ServerServices: Sendable {
     let confirmations: ConfirmationService
     /// Approving a confirmation with a device key.
     let confirmationApprovals: ConfirmationApprovals
+    /// Approving a confirmation with a passkey (the account page).
+    let passkeyConfirmations: PasskeyConfirmations
 
     /// Builds every service over `database` with `policies`.
     init(
@@ -141,6 +143,7 @@ struct ServerServices: Sendable {
             passkeysVerifyUser: policies.relyingParty.userVerification == .required
         )
         let confirmations = ConfirmationService(database: database, time: time)
+        let receipts = ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer)
         self.serviceCredentials = ServiceCredentialCheck(database: database)
         self.confirmations = confirmations
         self.confirmationApprovals = ConfirmationApprovals(
@@ -149,8 +152,16 @@ struct ServerServices: Sendable {
             assertions: assertions,
             pins: pins,
             attestations: keyAttestations,
-            receipts: ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer),
+            receipts: receipts,
             pinAllowed: configuration.confirmationPIN == .allow
+        )
+        self.passkeyConfirmations = PasskeyConfirmations(
+            confirmations: confirmations,
+            database: database,
+            relyingParty: policies.relyingParty,
+            core: core,
+            receipts: receipts,
+            challengeTTL: ttl
         )
         self.housekeeping = Housekeeping(
             configuration: configuration,

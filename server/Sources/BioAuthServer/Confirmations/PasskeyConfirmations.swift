@@ -1,0 +1,98 @@
+import BioAuthProtocol
+import BioAuthWebAuthn
+import Foundation
+
+/// Approving a confirmation with a passkey on the account page
+/// (`POST /web/confirmations/{id}/passkey-options`, then `…/passkey`): a ceremony bound to the
+/// caller's session and to the confirmation (``ConfirmationCeremony``: its challenge is the
+/// confirmation's message, its kind ``Ceremony/confirmation``, so it serves no sign-in or
+/// re-authentication and theirs serve no confirmation), user verification required whatever the
+/// operator set for sign-ins; then the assertion checked as a sign-in's is
+/// (``PasskeyAssertionCheck``) and the approval recorded by the account core in its one
+/// transaction (``AccountCore/record(_:approving:now:)``), as a device key's is.
+struct PasskeyConfirmations: Sendable {
+    let confirmations: ConfirmationService
+    let database: any DatabaseProvider
+    /// The relying party, with user verification required.
+    let relyingParty: RelyingParty
+    let core: AccountCore
+    let receipts: ConfirmationReceipts
+    let challengeTTL: Duration
+
+    /// The service over `relyingParty`, whose user-verification setting it raises to `required`.
+    init(
+        confirmations: ConfirmationService,
+        database: any DatabaseProvider,
+        relyingParty: RelyingParty,
+        core: AccountCore,
+        receipts: ConfirmationReceipts,
+        challengeTTL: Duration
+    ) {
+        var strict = relyingParty
+        strict.userVerification = .required
+        self.confirmations = confirmations
+        self.database = database
+        self.relyingParty = strict
+        self.core = core
+        self.receipts = receipts
+        self.challengeTTL = challengeTTL
+    }
+
+    /// Request options for approving the caller's pending confirmation `id` with one of their
+    /// passkeys: `404 not_found` for another account's confirmation or an account without a
+    /// passkey, `409 confirmation_closed` for one no longer pending.
+    func options(confirmationID id: String, for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
+        let confirmation = try await confirmations.pending(id: id, for: caller)
+        let now = core.time.now()
+        let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
+        let challenge = try ConfirmationCeremony.challenge(relyingPartyID: relyingParty.id, detailsHash: confirmation.detailsHash)
+        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
+        let allowed = try await database.transaction { db in
+            let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
+            guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; approve it in the app on your phone.") }
+            try await WebAuthnChallengeTable.insert(
+                db,
+                id: ceremonyID,
+                ceremony: .confirmation,
+                userID: caller.userID,
+                sessionID: caller.sessionID,
+                usernameFirst: true,
+                challenge: challenge,
+                now: now,
+                expiresAt: expiresAt
+            )
+            return allowed
+        }
+        return PasskeyCeremonyResponse(
+            ceremonyID: ceremonyID,
+            publicKey: relyingParty.requestOptions(challenge: Array(challenge), allowing: allowed, timeout: challengeTTL)
+        )
+    }
+
+    /// Approves the caller's confirmation `id` with a passkey's answer to its ceremony; returns it
+    /// approved. A ceremony of another kind, session or confirmation is `400 challenge_invalid`
+    /// and changes nothing; an assertion that does not hold spends the ceremony and counts against
+    /// the confirmation (five block it).
+    func approve(confirmationID id: String, _ request: ConfirmationPasskeyRequest, for caller: Caller) async throws -> Confirmation {
+        let confirmation = try await confirmations.pending(id: id, for: caller)
+        let credentialID = Array(request.credential.rawId.data)
+        let (ceremony, passkey, epoch) = try await database.read { db -> (WebAuthnChallengeTable.Open?, StoredPasskey?, Int64?) in
+            let ceremony = try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .confirmation)
+            guard let passkey = try await PasskeyTable.find(db, credentialID: credentialID) else { return (ceremony, nil, nil) }
+            return (ceremony, passkey, try await UserTable.epoch(db, id: passkey.userID))
+        }
+        // This session's ceremony, opened for exactly this confirmation's details.
+        guard let ceremony, ceremony.sessionID == caller.sessionID, ceremony.userID == caller.userID,
+            ConfirmationCeremony.binds(ceremony.challenge, relyingPartyID: relyingParty.id, detailsHash: confirmation.detailsHash)
+        else { throw Rejection(.challengeInvalid, "No passkey ceremony with that id is open for this confirmation; start again.") }
+        let verdict = PasskeyAssertionCheck.verdict(on: request.credential, answering: ceremony, passkey: passkey, relyingParty: relyingParty)
+        let proof = PasskeyProof(passkey: passkey, ceremonyID: request.ceremonyID, ceremony: .confirmation, epoch: epoch ?? 0, verdict: verdict)
+        let now = core.time.now()
+        var approval = SignInCompletion.ConfirmationApproval(confirmationID: id, receipt: "")
+        if proof.holds, let passkey {
+            approval.receipt = try await receipts.receipt(for: confirmation, proof: .passkey(passkey, assertion: request.credential), at: now)
+        }
+        _ = try await core.record(proof, approving: approval, now: now)  // a proof that did not hold is counted, then refused
+        return try await confirmations.read(id: id)
+    }
+}
