@@ -5,13 +5,17 @@ import hashlib
 import json
 import re
 import struct
+import subprocess
 import urllib.error
 import urllib.request
 
 
 def service_credential(server, name="bank"):
-    """`bioauth admin service-credentials create --name NAME`: the credential it shows once."""
-    printed = server.admin("service-credentials", "create", "--name", name)
+    """`bioauth admin service-credentials create --name NAME` on the server's database: the
+    credential it shows once."""
+    result = subprocess.run([server.binary, "admin", "service-credentials", "create", "--name", name, "--database", server.database],
+                            capture_output=True, text=True, env=server.env, timeout=60, check=True)
+    printed = result.stdout
     found = re.search(r"\b(bsc_[A-Za-z0-9_-]+)", printed)
     if not found:
         raise AssertionError(f"no service credential in: {printed!r}")

@@ -293,15 +293,15 @@ def m_reauthenticate_with_passkey(ctx):
     check(status == 200 and "passkey" in body["session"]["factors"], f"the session's factors: {body['session'].get('factors')}")
 
 
-# Records the challenge of each navigator.credentials.get, so that the scenario can check what the
-# passkey signed. Added through the DevTools protocol, so the page's policy does not apply.
+# Records the challenge of each navigator.credentials.get but passkey autofill's (conditional), so
+# that the scenario can check what the passkey signed. Added through the DevTools protocol, so the page's policy does not apply.
 GET_SPY = """
 (() => {
   window.__gets = [];
   const original = navigator.credentials.get.bind(navigator.credentials);
   navigator.credentials.get = (options) => {
     const challenge = options && options.publicKey && options.publicKey.challenge;
-    if (challenge) window.__gets.push(Array.from(new Uint8Array(challenge.buffer || challenge)));
+    if (challenge && options.mediation !== 'conditional') window.__gets.push(Array.from(new Uint8Array(challenge.buffer || challenge)));
     return original(options);
   };
 })();
