@@ -89,6 +89,35 @@ struct ConfirmationApprovalTests {
         }
     }
 
+    @Test("of approvals racing at once, exactly one approves; the others are confirmation_closed")
+    func racingApprovals() async throws {
+        try await TestServer.run { server in
+            let setup = try await Self.setUp(server)
+            let core = server.server.services.core
+            var proofs: [DeviceKeyProof] = []
+            for _ in 0..<6 { proofs.append(try await Self.proof(server, setup)) }
+            let approval = SignInCompletion.ConfirmationApproval(confirmationID: setup.confirmation.id, receipt: "r")
+            let now = server.clock.now
+            let outcomes = await withTaskGroup(of: ErrorCode?.self) { group in
+                for proof in proofs {
+                    group.addTask {
+                        do {
+                            _ = try await core.record(proof, approving: approval, now: now)
+                            return nil
+                        } catch {
+                            return (error as? Rejection)?.code ?? .internalError
+                        }
+                    }
+                }
+                return await group.reduce(into: [ErrorCode?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .confirmationClosed })
+            let events = try await server.api.auditEvents(token: setup.account.sessionToken)
+            #expect(events.filter { $0.type == .confirmationApproved && $0.outcome == .success }.count == 1)
+        }
+    }
+
     @Test("a signature over other details (the payee changed after display) is signature_invalid and approves nothing")
     func otherDetailsRefused() async throws {
         try await TestServer.run { server in
@@ -251,6 +280,29 @@ struct ConfirmationApprovalTests {
             try await server.api.expectError(.confirmationClosed, .post, path, json: good, token: setup.account.sessionToken)
             let events = try await server.api.auditEvents(token: setup.account.sessionToken)
             #expect(events.contains { $0.type == .confirmationApproved && $0.outcome == .failure && $0.count == 5 })
+        }
+    }
+
+    @Test("malformed approvals are a 4xx with their code and change nothing: bad JSON, bad base64url, a malformed signature, a forged challenge id")
+    func badApprovals() async throws {
+        try await TestServer.run { server in
+            let setup = try await Self.setUp(server)
+            let path = Endpoint.approveConfirmation.path(setup.confirmation.id)
+            let token = setup.account.sessionToken
+            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let before = try await server.snapshot()
+            for raw in ["{", "[]", #"{"challenge_id": 1, "signature": "AAAA"}"#, #"{"challenge_id": "\#(body.challengeID)", "signature": "AA+/"}"#] {
+                try await server.api.expectError(.invalidRequest, .post, path, raw: Data(raw.utf8), token: token)
+            }
+            var malformed = body
+            malformed.signature = Base64URLBytes(Data([0x30, 0x01]))
+            try await server.api.expectError(.invalidSignatureEncoding, .post, path, json: malformed, token: token)
+            var forged = body
+            forged.challengeID = "chl_" + String(repeating: "0", count: 112)
+            try await server.api.expectError(.challengeInvalid, .post, path, json: forged, token: token)
+            try await server.api.expectError(.notFound, .post, Endpoint.approveConfirmation.path("cnf_x"), json: body, token: token)
+            #expect(try await server.snapshot() == before)
+            #expect(try await server.api.approve(setup.confirmation.id, body, token: token).status == .ok)
         }
     }
 

@@ -81,6 +81,38 @@ struct ServiceCredentialTests {
         }
     }
 
+    @Test("bioauth admin service-credentials creates (secret printed once), lists (never the secret) and revokes, on the server's database")
+    func adminCommand() async throws {
+        try await TestDatabase.current.withFreshDatabase { location in
+            func admin(_ arguments: [String]) async throws -> (Int32, String, String) {
+                let process = try ServeCommandTests.launch(["admin", "service-credentials"] + arguments + ["--database", location])
+                return (try await process.waitForExit(), process.stdout, process.stderr)
+            }
+            let create = try await admin(["create", "--name", "payments", "--webhook-url", "https://bank.example/hook"])
+            #expect(create.0 == 0 && create.1.hasPrefix("created svc_"), "\(create)")
+            let secret = try #require(create.1.split(separator: " ").last.map { $0.trimmingCharacters(in: .newlines) })
+            let id = try #require(create.1.split(separator: " ").dropFirst().first.map(String.init))
+            #expect(secret.hasPrefix("bsc_"))
+            let list = try await admin(["list"])
+            #expect(
+                list.0 == 0 && list.1.hasPrefix("\(id) payments webhook https://bank.example/hook created ") && !list.1.contains(secret),
+                "\(list)"
+            )
+            let refused = try await admin(["create", "--name", "x", "--webhook-url", "http://bank.example/hook"])
+            #expect(refused.0 == 1 && refused.2.contains("--webhook-url"), "\(refused)")
+            try await TestServer.run(at: location) { server in
+                _ = try await server.confirmation(for: try await server.api.newAccount().user.id, credential: secret)
+            }
+            let revoke = try await admin(["revoke", id])
+            #expect(revoke.0 == 0 && revoke.1.hasPrefix("revoked \(id) payments"), "\(revoke)")
+            #expect(try await admin(["revoke", id]).0 == 1)
+            try await TestServer.run(at: location) { server in
+                let body = CreateConfirmationRequest(userID: try await server.api.newAccount().user.id, details: examplePayment)
+                try await server.api.expectError(.invalidServiceCredential, .post, Endpoint.createConfirmation.path(), json: body, token: secret)
+            }
+        }
+    }
+
     @Test(
         "a webhook URL is https, or http only to this machine",
         arguments: [
