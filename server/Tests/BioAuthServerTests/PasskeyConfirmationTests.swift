@@ -250,6 +250,34 @@ struct PasskeyConfirmationTests {
         }
     }
 
+    /// The page's two confirmation calls driven into each documented answer but those every
+    /// operation shares (a request head too large, a one-time password's session, the request
+    /// limit), for ``DocumentedStatusTests``.
+    static func statusTour(huge: Data, garbage: Data) async throws -> Set<String> {
+        try await TestServer.run { server in
+            let api = server.api
+            let page = try await Self.page(server)
+            let pay = try await server.confirmation(for: page.user.id)
+            let options = Endpoint.createConfirmationPasskeyOptions.path(pay.id)
+            let approve = Endpoint.approveConfirmationWithPasskey.path(pay.id)
+            try await api.call(.post, options)
+            try await api.call(.post, Endpoint.createConfirmationPasskeyOptions.path("cnf_0"), headers: page.headers)
+            let ceremony = try await Self.options(server, page, pay.id)
+            let body = ConfirmationPasskeyRequest(
+                ceremonyID: ceremony.ceremonyID,
+                credential: try page.authenticator.authenticate(ceremony.publicKey)
+            )
+            try await api.call(.post, approve, raw: garbage, headers: page.headers)
+            try await api.call(.post, approve, raw: huge, headers: page.headers)
+            try await api.call(.post, approve, json: body)
+            try await api.call(.post, Endpoint.approveConfirmationWithPasskey.path("cnf_0"), json: body, headers: page.headers)
+            try await api.call(.post, approve, json: body, headers: page.headers)
+            try await api.call(.post, approve, json: body, headers: page.headers)
+            try await api.call(.post, options, headers: page.headers)
+            return api.recorded.all
+        }
+    }
+
     /// The JSON payload of a compact JWS.
     static func payload(_ jws: String) -> [String: Any]? {
         let parts = jws.split(separator: ".")
