@@ -1,5 +1,6 @@
 import BioAuthProtocol
 import BioAuthTesting
+import Crypto
 import Foundation
 import HTTPTypes
 import Testing
@@ -105,6 +106,39 @@ struct PasskeyConfirmationTests {
             #expect(replay.errorCode == .confirmationClosed)
             let closed = try await server.api.call(.post, Endpoint.createConfirmationPasskeyOptions.path(pay.id), headers: page.headers)
             #expect(closed.errorCode == .confirmationClosed)
+        }
+    }
+
+    @Test(
+        "the passkey receipt verifies against the key set, and from it alone: the passkey's signature over its evidence, whose challenge is the message"
+    )
+    func receiptProvesTheApproval() async throws {
+        try await TestServer.run { server in
+            let page = try await Self.page(server)
+            let pay = try await server.confirmation(for: page.user.id)
+            let ceremony = try await Self.options(server, page, pay.id)
+            let assertion = try page.authenticator.authenticate(ceremony.publicKey)
+            let approved = try await Self.approve(server, page, pay.id, ceremonyID: ceremony.ceremonyID, credential: assertion)
+                .decode(BioAuthProtocol.Confirmation.self)
+            let receipt = try ConfirmationFactorTests.receipt(approved)
+            #expect(receipt.header["typ"] as? String == "bioauth-receipt+jwt")
+            #expect(receipt.verifies(with: try await server.api.keySet()))
+            let claims = receipt.claims
+            let credential = try #require(claims["credential"] as? [String: Any])
+            #expect(credential["passkey_id"] as? String == approved.passkeyID && credential["algorithm"] as? Int == -7)
+            let evidence = try #require(claims["evidence"] as? [String: String])
+            let publicKey = try COSEKey(CBORDecoder().decode(Array(try #require((credential["public_key"] as? String).flatMap(Base64URL.decode)))))
+            let authenticatorData = try #require(evidence["authenticator_data"].flatMap(Base64URL.decode))
+            let clientData = try #require(evidence["client_data_json"].flatMap(Base64URL.decode))
+            let signature = try #require(evidence["signature"].flatMap(Base64URL.decode))
+            #expect(publicKey.isValidSignature(Array(signature), for: Array(authenticatorData) + Array(SHA256.hash(data: clientData))))
+            // The signed clientDataJSON's challenge is the message over the receipt's own details hash.
+            let collected = try #require(try JSONSerialization.jsonObject(with: clientData) as? [String: Any])
+            let challenge = try #require((collected["challenge"] as? String).flatMap(Base64URL.decode))
+            let stated = try #require(claims["confirmation"] as? [String: Any])
+            let hash = try #require((stated["details_hash"] as? String).flatMap(Base64URL.decode))
+            #expect(ConfirmationCeremony.binds(Array(challenge), relyingPartyID: LoopbackServer.relyingPartyID, detailsHash: hash))
+            #expect(hash == pay.details.hash(confirmationID: pay.id))
         }
     }
 
@@ -218,6 +252,9 @@ struct PasskeyConfirmationTests {
             #expect(swapped.errorCode == .challengeInvalid)
             #expect(try await Self.listed(server, page, first.id)?.status == .pending)
             #expect(try await Self.listed(server, page, second.id)?.status == .pending)
+            // The moved ceremony changed nothing; the swapped assertion counts against the second.
+            let (firstFailures, secondFailures) = (try await server.stored(first.id)?.failures, try await server.stored(second.id)?.failures)
+            #expect(firstFailures == 0 && secondFailures == 1)
         }
     }
 
