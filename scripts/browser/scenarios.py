@@ -332,7 +332,14 @@ def q_confirm_with_passkey(ctx):
     check(title == "Pay 12.50 EUR to Alice Example", f"the pending payment reads {title!r}")
     check([l.strip() for l in lines if l.strip()] == ["Reference: Invoice 42"], f"its lines read {lines!r}")
 
+    # An authenticator that answers with the UV flag clear: refused in words, still pending.
+    tab.override_bits(bad_uv=True)
     row.locator("[data-testid=confirmation-approve]").click()
+    text, code = tab.wait_text(f"[data-id='{pay['id']}'] [data-testid=confirmation-error]")
+    check(code == "user_verification_required", f"a clear UV flag: {code} ({text!r})")
+    check(bank.get(server, credential, pay["id"])["status"] == "pending", "a clear UV flag changed the payment")
+    tab.override_bits()
+    row.locator("[data-testid=confirmation-approve]:not([disabled])").click()
     tab.page.locator(f"[data-testid=confirmation-item][data-id='{pay['id']}'][data-status=approved]").wait_for()
     text, _ = tab.wait_text("#confirmations-status")
     check(text == "Approved: Pay 12.50 EUR to Alice Example.", f"the status line reads {text!r}")
@@ -343,8 +350,8 @@ def q_confirm_with_passkey(ctx):
           f"the bank reads {seen['status']} / {seen.get('factor')} / receipt {bool(seen.get('receipt'))}")
     # What the passkey signed: the confirmation's message, rebuilt here from the details.
     gets = tab.page.evaluate("window.__gets")
-    check(len(gets) == 1, f"{len(gets)} WebAuthn requests, expected 1")
-    signed = bytes(gets[0])
+    check(len(gets) == 2, f"{len(gets)} WebAuthn requests, expected 2")
+    signed = bytes(gets[-1])
     expected = bank.message("localhost", signed[-66:-34], bank.details_hash(pay["details"], pay["id"]))
     check(signed == expected, f"the WebAuthn challenge is not the payment's message: {signed.hex()}")
 

@@ -12,6 +12,7 @@ import { fetchSection, guarded } from './guarded.js';
 import { badge, emptyItem, setIcon } from './items.js';
 import { clearLoadError, clearMessage, showError, showText } from './messages.js';
 import { rememberRpId } from './signals.js';
+import { state } from './state.js';
 import { credentialToJSON, hasWebAuthn, parseRequestOptions } from './webauthn.js';
 import { CONFIRMATION_STATUS_WORDS, METHOD_WORDS } from './words.js';
 
@@ -116,12 +117,19 @@ function addActions(li, row, c) {
   itemError.setAttribute('role', 'alert');
   itemError.dataset.testid = 'confirmation-error';
   li.append(itemError);
-  approve.addEventListener('click', () => act(approve, itemError, 'Waiting for your passkey…', () => approveWithPasskey(c)));
+  approve.addEventListener('click', () => {
+    if (state.passkeyCount === 0) { showText(itemError, NO_PASSKEY); return; }
+    act(approve, itemError, 'Waiting for your passkey…', () => approveWithPasskey(c), { unsupported: NO_PASSKEY_HERE });
+  });
   decline.addEventListener('click', () => act(decline, itemError, 'Declining…', () => declineConfirmation(c)));
 }
 
-// Runs one of a row's actions; the list (and the activity) reloads when it is done.
-async function act(button, itemError, busyText, action) {
+const NO_PASSKEY = 'Add a passkey below first, or approve it in the BioAuth app on your phone.';
+const NO_PASSKEY_HERE = 'This browser does not support passkeys. Approve it in the BioAuth app on your phone.';
+
+// Runs one of a row's actions; the list (and the activity) reloads when it is done. `overrides`:
+// words for the row's error by code.
+async function act(button, itemError, busyText, action, overrides) {
   clearMessage(itemError);
   clearMessage($('confirmations-status'));
   clearMessage($('confirmations-error'));
@@ -135,7 +143,7 @@ async function act(button, itemError, busyText, action) {
       loadConfirmations();
       return;
     }
-    showError(itemError, e);
+    showError(itemError, e, overrides);
     return;
   }
   setBusy(button, false);
