@@ -60,6 +60,23 @@ struct HousekeepingTests {
 
     /// docs/PROTOCOL.md §3: public keys are unique across pending, active and revoked registrations;
     /// a pending one purged after its challenge expired never proved anything and frees its key.
+    @Test("confirmations go with the audit retention after their expiry, whatever their outcome")
+    func confirmationsPurged() async throws {
+        try await TestServer.run(configure: { $0.auditRetention = .seconds(24 * 3600) }) { server in
+            let account = try await server.api.newAccount()
+            let credential = try await server.serviceCredential()
+            let declined = try await server.confirmation(for: account.user.id, expiresIn: 60, credential: credential)
+            try await server.api.call(.post, Endpoint.declineConfirmation.path(declined.id), token: account.sessionToken)
+            _ = try await server.confirmation(for: account.user.id, expiresIn: 3600, credential: credential)
+            server.clock.advance(seconds: 24 * 3600 + 60)
+            #expect(try await server.server.purge().confirmations == 1)
+            #expect(try await server.stored(declined.id) == nil)
+            server.clock.advance(seconds: 3600)
+            #expect(try await server.server.purge().confirmations == 1)
+            #expect(try await server.snapshot().tables["confirmations", default: []].isEmpty)
+        }
+    }
+
     @Test("a pending registration purged after its challenge expired frees its key; a revoked one never does")
     func purgedPendingKeyMayRegisterAgain() async throws {
         try await TestServer.run(configure: { $0.stepUpWindow = .seconds(3600) }) { server in

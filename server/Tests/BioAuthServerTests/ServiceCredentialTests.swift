@@ -2,6 +2,7 @@ import BioAuthProtocol
 import BioAuthTesting
 import Crypto
 import Foundation
+import Logging
 import Testing
 
 @testable import BioAuthServer
@@ -110,6 +111,28 @@ struct ServiceCredentialTests {
                 let body = CreateConfirmationRequest(userID: try await server.api.newAccount().user.id, details: examplePayment)
                 try await server.api.expectError(.invalidServiceCredential, .post, Endpoint.createConfirmation.path(), json: body, token: secret)
             }
+        }
+    }
+
+    @Test("no log line, at any level, holds a service credential or a receipt, refused or not")
+    func logsHoldNoCredential() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "bioauth-test", factory: { _ in RecordingLogHandler(records: records) })
+        logger.logLevel = .trace
+        let secrets = try await TestServer.run(logger: logger) { server in
+            let (account, key, registration) = try await server.api.newAccountWithKey()
+            let made = try await server.server.serviceCredentialAdministration.create(name: "bank", webhookURL: nil)
+            let confirmation = try await server.confirmation(for: account.user.id, credential: made.secret)
+            let (body, _) = try await server.api.approval(confirmation, key: key, registrationID: registration.id)
+            let approved = try await server.api.approve(confirmation.id, body, token: account.sessionToken).decode(BioAuthProtocol.Confirmation.self)
+            _ = try await server.server.serviceCredentialAdministration.revoke(id: made.credential.id)
+            try await server.api.call(.get, Endpoint.getConfirmation.path(confirmation.id), token: made.secret)
+            return [made.secret, String(made.secret.dropFirst(4)), try #require(approved.receipt)]
+        }
+        let logged = records.all.joined(separator: "\n")
+        #expect(!logged.isEmpty, "the test must see some log lines")
+        for secret in secrets {
+            #expect(!logged.contains(secret), "a log line holds \(secret.prefix(6))…")
         }
     }
 

@@ -48,6 +48,8 @@ struct Housekeeping: Sendable {
         var pendingRegistrations = 0
         var lockouts = 0
         var auditEvents = 0
+        /// Confirmations past their expiry by more than the audit retention.
+        var confirmations = 0
         /// The signing key stored by this purge's rotation, if one was due.
         var signingKeyAdded: String?
     }
@@ -74,6 +76,7 @@ struct Housekeeping: Sendable {
             report.pendingRegistrations = try await RegistrationTable.purgePending(db, createdBy: pendingCutoff)
             report.lockouts = try await FactorFailureTable.purge(db, clock: clock, idle: lockoutIdle)
             report.auditEvents = try await AuditLog.purge(db, writtenBy: auditCutoff)
+            report.confirmations = try await ConfirmationTable.purge(db, expiredBy: auditCutoff)
             return report
         }
         // Every instance tries; the key's unique generation lets exactly one store it.
@@ -107,6 +110,7 @@ struct Housekeeping: Sendable {
                         "challenges": "\(report.challenges)", "sessions": "\(report.sessions)",
                         "pending_registrations": "\(report.pendingRegistrations)",
                         "lockouts": "\(report.lockouts)", "audit_events": "\(report.auditEvents)",
+                        "confirmations": "\(report.confirmations)",
                     ]
                 )
             } catch {

@@ -38,11 +38,7 @@ struct ConfirmationApprovals: Sendable {
             signing: .confirmation(detailsHash: confirmation.detailsHash)
         )
         let signed = DeviceKeyProof(signatureOf: assertion, factor: factor)
-        let approval = SignInCompletion.ConfirmationApproval(confirmationID: id, receipt: "")
-        guard signed.holds else {
-            _ = try await core.record(signed, approving: approval, now: core.time.now())  // counts the failure, then throws
-            throw SignatureRules.invalid
-        }
+        guard signed.holds else { return try await record(signed, approving: confirmation, stated: nil) }  // counts the failure, throws
         let appAttest = try await attestations.checkAssertion(
             registrationID: assertion.registrationID,
             clientDataHash: Data(SHA256.hash(data: assertion.message)),
@@ -50,13 +46,23 @@ struct ConfirmationApprovals: Sendable {
         )
         var proof = signed
         if let pin = request.pin { proof = try await pins.proof(of: assertion, pin: pin, event: .confirmationApproved) }
+        let stated = ConfirmationReceipts.Proof.deviceKey(assertion, factor: factor, signature: request.signature.data, appAttest: appAttest)
+        return try await record(proof, approving: confirmation, stated: stated)
+    }
+
+    /// Records `proof`'s approval of `confirmation` through the account core, whatever the factor
+    /// (a passkey's too): when the proof holds, with the receipt that states `stated` at this
+    /// moment; when it does not, the failure is counted and the proof's refusal thrown. Returns
+    /// the confirmation as it now stands.
+    func record(
+        _ proof: some FactorProof,
+        approving confirmation: StoredConfirmation,
+        stated: ConfirmationReceipts.Proof?
+    ) async throws -> Confirmation {
         let now = core.time.now()
-        var approved = approval
-        if proof.holds {
-            let stated = ConfirmationReceipts.Proof.deviceKey(assertion, factor: factor, signature: request.signature.data, appAttest: appAttest)
-            approved.receipt = try await receipts.receipt(for: confirmation, proof: stated, at: now)
-        }
-        _ = try await core.record(proof, approving: approved, now: now)
-        return try await confirmations.read(id: id)
+        var approval = SignInCompletion.ConfirmationApproval(confirmationID: confirmation.id, receipt: "")
+        if proof.holds, let stated { approval.receipt = try await receipts.receipt(for: confirmation, proof: stated, at: now) }
+        _ = try await core.record(proof, approving: approval, now: now)
+        return try await confirmations.read(id: confirmation.id)
     }
 }

@@ -10,12 +10,19 @@ struct BearerAuthenticator: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
-        let prefix = "bearer "
-        guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
+        guard let token = Self.token(in: header) else {
             throw Rejection(.invalidSession, "The Authorization header is not a Bearer token.")
         }
         var context = context
-        context.caller = try await sessions.authenticate(token: String(header.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
+        context.caller = try await sessions.authenticate(token: token)
         return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case), or `nil`
+    /// when the header is not one.
+    static func token(in header: String) -> String? {
+        let prefix = "bearer "
+        guard header.count > prefix.count, header.lowercased().hasPrefix(prefix) else { return nil }
+        return String(header.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
     }
 }

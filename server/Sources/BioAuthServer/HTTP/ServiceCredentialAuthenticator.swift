@@ -10,12 +10,11 @@ struct ServiceCredentialAuthenticator: RouterMiddleware {
     let credentials: ServiceCredentialCheck
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let prefix = "bearer "
-        guard let header = request.headers[.authorization], header.count > prefix.count, header.lowercased().hasPrefix(prefix) else {
+        guard let header = request.headers[.authorization], let token = BearerAuthenticator.token(in: header) else {
             throw Rejection(.invalidServiceCredential, "Send the service credential as Authorization: Bearer.")
         }
         var context = context
-        context.service = try await credentials.authenticate(String(header.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
+        context.service = try await credentials.authenticate(token)
         return try await next(request, context)
     }
 }

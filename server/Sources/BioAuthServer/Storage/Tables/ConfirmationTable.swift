@@ -141,6 +141,13 @@ enum ConfirmationTable {
 
     static let fail = NamedSQL(failing(when: "true"))
 
+    /// Deletes confirmations that expired at or before `cutoff` (approved, declined and blocked ones
+    /// too: each expires within an hour of its creation, and its outcome is the backend's to keep,
+    /// its receipt with it); returns how many.
+    static func purge(_ db: any StatementDatabase, expiredBy cutoff: Int64) async throws -> Int {
+        try await db.raw("DELETE FROM confirmations WHERE expires_at <= \(bind: cutoff) RETURNING id").all().count
+    }
+
     private static func confirmation(_ row: any SQLRow) throws -> StoredConfirmation {
         let id = try row.decode(column: "id", as: String.self)
         let canonical = try row.decode(column: "details", as: String.self)
