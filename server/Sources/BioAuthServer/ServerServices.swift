@@ -143,24 +143,24 @@ struct ServerServices: Sendable {
             passkeysVerifyUser: policies.relyingParty.userVerification == .required
         )
         let confirmations = ConfirmationService(database: database, time: time)
-        let receipts = ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer)
-        self.serviceCredentials = ServiceCredentialCheck(database: database)
-        self.confirmations = confirmations
-        self.confirmationApprovals = ConfirmationApprovals(
+        let approvals = ConfirmationApprovals(
             confirmations: confirmations,
             core: core,
             assertions: assertions,
             pins: pins,
             attestations: keyAttestations,
-            receipts: receipts,
+            receipts: ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer),
             pinAllowed: configuration.confirmationPIN == .allow
         )
+        self.serviceCredentials = ServiceCredentialCheck(database: database)
+        self.confirmations = confirmations
+        self.confirmationApprovals = approvals
         self.passkeyConfirmations = PasskeyConfirmations(
             confirmations: confirmations,
+            approvals: approvals,
             database: database,
             relyingParty: policies.relyingParty,
             core: core,
-            receipts: receipts,
             challengeTTL: ttl
         )
         self.housekeeping = Housekeeping(

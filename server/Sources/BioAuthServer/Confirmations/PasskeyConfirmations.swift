@@ -8,33 +8,35 @@ import Foundation
 /// confirmation's message, its kind ``Ceremony/confirmation``, so it serves no sign-in or
 /// re-authentication and theirs serve no confirmation), user verification required whatever the
 /// operator set for sign-ins; then the assertion checked as a sign-in's is
-/// (``PasskeyAssertionCheck``) and the approval recorded by the account core in its one
-/// transaction (``AccountCore/record(_:approving:now:)``), as a device key's is.
+/// (``PasskeyAssertionCheck``) and the approval recorded as a device key's is
+/// (``ConfirmationApprovals/record(_:approving:stated:)``: through the account core, in its one
+/// transaction).
 struct PasskeyConfirmations: Sendable {
     let confirmations: ConfirmationService
+    /// Records an approval, whatever the factor.
+    let approvals: ConfirmationApprovals
     let database: any DatabaseProvider
     /// The relying party, with user verification required.
     let relyingParty: RelyingParty
     let core: AccountCore
-    let receipts: ConfirmationReceipts
     let challengeTTL: Duration
 
     /// The service over `relyingParty`, whose user-verification setting it raises to `required`.
     init(
         confirmations: ConfirmationService,
+        approvals: ConfirmationApprovals,
         database: any DatabaseProvider,
         relyingParty: RelyingParty,
         core: AccountCore,
-        receipts: ConfirmationReceipts,
         challengeTTL: Duration
     ) {
         var strict = relyingParty
         strict.userVerification = .required
         self.confirmations = confirmations
+        self.approvals = approvals
         self.database = database
         self.relyingParty = strict
         self.core = core
-        self.receipts = receipts
         self.challengeTTL = challengeTTL
     }
 
@@ -87,12 +89,7 @@ struct PasskeyConfirmations: Sendable {
         else { throw Rejection(.challengeInvalid, "No passkey ceremony with that id is open for this confirmation; start again.") }
         let verdict = PasskeyAssertionCheck.verdict(on: request.credential, answering: ceremony, passkey: passkey, relyingParty: relyingParty)
         let proof = PasskeyProof(passkey: passkey, ceremonyID: request.ceremonyID, ceremony: .confirmation, epoch: epoch ?? 0, verdict: verdict)
-        let now = core.time.now()
-        var approval = SignInCompletion.ConfirmationApproval(confirmationID: id, receipt: "")
-        if proof.holds, let passkey {
-            approval.receipt = try await receipts.receipt(for: confirmation, proof: .passkey(passkey, assertion: request.credential), at: now)
-        }
-        _ = try await core.record(proof, approving: approval, now: now)  // a proof that did not hold is counted, then refused
-        return try await confirmations.read(id: id)
+        let stated = passkey.map { ConfirmationReceipts.Proof.passkey($0, assertion: request.credential) }
+        return try await approvals.record(proof, approving: confirmation, stated: stated)  // a proof that did not hold: counted, refused
     }
 }
