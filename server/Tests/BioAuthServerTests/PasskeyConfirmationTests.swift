@@ -232,7 +232,7 @@ struct PasskeyConfirmationTests {
         }
     }
 
-    @Test("a ceremony and an assertion for one confirmation approve no other: 400 challenge_invalid, both stay pending")
+    @Test("a ceremony and an assertion for one confirmation approve no other: 401 challenge_invalid, both stay pending")
     func anotherConfirmationsMessage() async throws {
         try await TestServer.run { server in
             let page = try await Self.page(server)

@@ -72,16 +72,14 @@ struct PasskeyConfirmations: Sendable {
     }
 
     /// Approves the caller's confirmation `id` with a passkey's answer to its ceremony; returns it
-    /// approved. A ceremony of another kind, session or confirmation is `400 challenge_invalid`
+    /// approved. A ceremony of another kind, session or confirmation is `401 challenge_invalid`
     /// and changes nothing; an assertion that does not hold spends the ceremony and counts against
     /// the confirmation (five block it).
     func approve(confirmationID id: String, _ request: ConfirmationPasskeyRequest, for caller: Caller) async throws -> Confirmation {
         let confirmation = try await confirmations.pending(id: id, for: caller)
         let credentialID = Array(request.credential.rawId.data)
-        let (ceremony, passkey, epoch) = try await database.read { db -> (WebAuthnChallengeTable.Open?, StoredPasskey?, Int64?) in
-            let ceremony = try await WebAuthnChallengeTable.read(db, id: request.ceremonyID, ceremony: .confirmation)
-            guard let passkey = try await PasskeyTable.find(db, credentialID: credentialID) else { return (ceremony, nil, nil) }
-            return (ceremony, passkey, try await UserTable.epoch(db, id: passkey.userID))
+        let (ceremony, passkey, epoch) = try await database.read { db in
+            try await PasskeyAssertionCheck.read(db, ceremonyID: request.ceremonyID, kind: .confirmation, credentialID: credentialID)
         }
         // This session's ceremony, opened for exactly this confirmation's details.
         guard let ceremony, ceremony.sessionID == caller.sessionID, ceremony.userID == caller.userID,

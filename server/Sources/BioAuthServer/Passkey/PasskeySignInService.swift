@@ -96,10 +96,8 @@ struct PasskeySignInService: Sendable {
     /// Only reads: the account core spends the ceremony, whatever the verdict.
     func verify(ceremonyID: String, credential: AuthenticationResponseJSON, for caller: Caller?) async throws -> PasskeyProof {
         let credentialID = Array(credential.rawId.data)
-        let (ceremony, passkey, epoch) = try await database.read { db -> (WebAuthnChallengeTable.Open?, StoredPasskey?, Int64?) in
-            let ceremony = try await WebAuthnChallengeTable.read(db, id: ceremonyID, ceremony: .authentication)
-            guard let passkey = try await PasskeyTable.find(db, credentialID: credentialID) else { return (ceremony, nil, nil) }
-            return (ceremony, passkey, try await UserTable.epoch(db, id: passkey.userID))
+        let (ceremony, passkey, epoch) = try await database.read { db in
+            try await PasskeyAssertionCheck.read(db, ceremonyID: ceremonyID, kind: .authentication, credentialID: credentialID)
         }
         // A sign-in ceremony signs in; a re-authentication's renews only the session that opened it.
         guard let ceremony, ceremony.sessionID == caller?.sessionID else {
