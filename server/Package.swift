@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("AccountPage/web/activity.js"),
                 .embedInCode("AccountPage/web/api.js"),
                 .embedInCode("AccountPage/web/app.js"),
+                .embedInCode("AccountPage/web/confirmations.js"),
                 .embedInCode("AccountPage/web/devices.js"),
                 .embedInCode("AccountPage/web/dom.js"),
                 .embedInCode("AccountPage/web/errors.js"),

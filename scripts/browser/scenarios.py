@@ -11,6 +11,7 @@ import traceback
 
 from playwright.sync_api import sync_playwright
 
+import bank
 from harness import PASSWORD, Server, Tab, check, launch, unique
 
 NOT_USED = "The passkey was not used — verification was cancelled or failed."
@@ -292,6 +293,76 @@ def m_reauthenticate_with_passkey(ctx):
     check(status == 200 and "passkey" in body["session"]["factors"], f"the session's factors: {body['session'].get('factors')}")
 
 
+# Records the challenge of each navigator.credentials.get but passkey autofill's (conditional), so
+# that the scenario can check what the passkey signed. Added through the DevTools protocol, so the page's policy does not apply.
+GET_SPY = """
+(() => {
+  window.__gets = [];
+  const original = navigator.credentials.get.bind(navigator.credentials);
+  navigator.credentials.get = (options) => {
+    const challenge = options && options.publicKey && options.publicKey.challenge;
+    if (challenge && options.mediation !== 'conditional') window.__gets.push(Array.from(new Uint8Array(challenge.buffer || challenge)));
+    return original(options);
+  };
+})();
+"""
+
+
+def confirmation_row(tab, confirmation_id):
+    return tab.page.locator(f"[data-testid=confirmation-item][data-id='{confirmation_id}']")
+
+
+def q_confirm_with_passkey(ctx):
+    server = ctx["server"]
+    tab = Tab(ctx["browser"], ctx["origin"], problems=ctx["problems"])
+    ctx["tabs"].append(tab)
+    tab.context.add_init_script(GET_SPY)
+    tab.open()
+    tab.sign_up(unique("quinn"))
+    tab.add_passkey()
+    _, web = tab.session()
+    credential = bank.service_credential(server, unique("bank"))
+    pay = bank.create_payment(server, credential, web["user"]["id"], "12.50", "Alice Example", "Invoice 42")
+    other = bank.create_payment(server, credential, web["user"]["id"], "99.00", "Bob Example")
+    tab.page.click("#refresh-confirmations")
+    confirmation_row(tab, other["id"]).wait_for()
+    row = confirmation_row(tab, pay["id"])
+    title = row.locator("[data-testid=confirmation-title]").inner_text().strip()
+    lines = row.locator("[data-testid=confirmation-lines]").inner_text().split("\n")
+    check(title == "Pay 12.50 EUR to Alice Example", f"the pending payment reads {title!r}")
+    check([l.strip() for l in lines if l.strip()] == ["Reference: Invoice 42"], f"its lines read {lines!r}")
+
+    # An authenticator that answers with the UV flag clear: refused in words, still pending.
+    tab.override_bits(bad_uv=True)
+    row.locator("[data-testid=confirmation-approve]").click()
+    text, code = tab.wait_text(f"[data-id='{pay['id']}'] [data-testid=confirmation-error]")
+    check(code == "user_verification_required", f"a clear UV flag: {code} ({text!r})")
+    check(bank.get(server, credential, pay["id"])["status"] == "pending", "a clear UV flag changed the payment")
+    tab.override_bits()
+    row.locator("[data-testid=confirmation-approve]:not([disabled])").click()
+    tab.page.locator(f"[data-testid=confirmation-item][data-id='{pay['id']}'][data-status=approved]").wait_for()
+    text, _ = tab.wait_text("#confirmations-status")
+    check(text == "Approved: Pay 12.50 EUR to Alice Example.", f"the status line reads {text!r}")
+    badge = confirmation_row(tab, pay["id"]).locator("[data-testid=confirmation-status]").inner_text().strip()
+    check(badge == "approved", f"the approved row's badge reads {badge!r}")
+    seen = bank.get(server, credential, pay["id"])
+    check(seen["status"] == "approved" and seen.get("factor") == "passkey" and seen.get("receipt"),
+          f"the bank reads {seen['status']} / {seen.get('factor')} / receipt {bool(seen.get('receipt'))}")
+    # What the passkey signed: the confirmation's message, rebuilt here from the details.
+    gets = tab.page.evaluate("window.__gets")
+    check(len(gets) == 2, f"{len(gets)} WebAuthn requests, expected 2")
+    signed = bytes(gets[-1])
+    expected = bank.message("localhost", signed[-66:-34], bank.details_hash(pay["details"], pay["id"]))
+    check(signed == expected, f"the WebAuthn challenge is not the payment's message: {signed.hex()}")
+
+    row = confirmation_row(tab, other["id"])
+    row.locator("[data-testid=confirmation-decline]").click()
+    tab.page.locator(f"[data-testid=confirmation-item][data-id='{other['id']}'][data-status=declined]").wait_for()
+    seen = bank.get(server, credential, other["id"])
+    check(seen["status"] == "declined", f"the bank reads the declined payment as {seen['status']}")
+    check(not tab.text("#confirmations-error"), f"the section shows an error: {tab.text('#confirmations-error')}")
+
+
 def h_csrf_and_headers(ctx):
     tab = Tab(ctx["browser"], ctx["origin"], authenticator=False, problems=ctx["problems"])
     ctx["tabs"].append(tab)
@@ -456,6 +527,7 @@ SCENARIOS = [
     ("m-reauthenticate-with-passkey", m_reauthenticate_with_passkey),
     ("n-device-key-evidence", n_device_key_evidence),
     ("o-passkeys-refused-under-require", o_passkeys_refused_under_require),
+    ("q-confirm-with-passkey", q_confirm_with_passkey),
     ("z-no-csp-violations-or-errors", i_page_problems),
 ]
 

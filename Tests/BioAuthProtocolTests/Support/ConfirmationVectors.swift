@@ -32,6 +32,8 @@ struct ConfirmationVectors: Decodable {
         var name: String
         var confirmationID: String
         var details: ConfirmationDetails
+        /// The details as the file has them, members this version does not know included.
+        var members: [String: String]
         var code: String
         var field: String
         var why: String
@@ -41,6 +43,17 @@ struct ConfirmationVectors: Decodable {
         enum CodingKeys: String, CodingKey {
             case name, details, code, field, why
             case confirmationID = "confirmation_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            confirmationID = try container.decode(String.self, forKey: .confirmationID)
+            details = try container.decode(ConfirmationDetails.self, forKey: .details)
+            members = try container.decode([String: String].self, forKey: .details)
+            code = try container.decode(String.self, forKey: .code)
+            field = try container.decode(String.self, forKey: .field)
+            why = try container.decode(String.self, forKey: .why)
         }
     }
 

@@ -35,14 +35,8 @@ struct ServerServices: Sendable {
     let administration: AccountAdministration
     /// Access tokens, the key set that verifies them and the fleet's signing keys.
     let accessTokens: AccessTokenService
-    /// The bank backends' service credentials, as requests present them.
-    let serviceCredentials: ServiceCredentialCheck
-    /// Confirmations: created and read by a backend, listed and declined by the account.
-    let confirmations: ConfirmationService
-    /// Approving a confirmation with a device key.
-    let confirmationApprovals: ConfirmationApprovals
-    /// Posting decided confirmations to service credentials' webhooks, in the background.
-    let webhooks: WebhookDelivery
+    /// Transaction confirmation: service credentials, confirmations, their approvals, the webhook.
+    let confirming: ConfirmationServices
 
     /// Builds every service over `database` with `policies`.
     init(
@@ -125,43 +119,25 @@ struct ServerServices: Sendable {
             assertions: assertions
         )
         self.audit = AuditLog(database: database)
-        let signingKeys = SigningKeyStore(
+        let accessTokens = AccessTokenService(
+            configuration: configuration,
             database: database,
-            wrap: policies.signingKeyWrap,
             time: time,
-            algorithm: configuration.accessTokenAlgorithm,
-            rotation: configuration.signingKeyRotation,
+            wrap: policies.signingKeyWrap,
+            passkeysVerifyUser: policies.relyingParty.userVerification == .required,
             logger: logger
         )
-        self.accessTokens = AccessTokenService(
+        let signingKeys = accessTokens.keys
+        self.accessTokens = accessTokens
+        self.confirming = ConfirmationServices(
+            configuration: configuration,
             database: database,
             time: time,
-            keys: signingKeys,
-            issuer: configuration.accessTokenIssuer,
-            audiences: configuration.accessTokenAudienceList,
-            lifetime: configuration.accessTokenLifetime,
-            passkeysVerifyUser: policies.relyingParty.userVerification == .required
-        )
-        let webhooks = WebhookDelivery(logger: logger)
-        self.webhooks = webhooks
-        let events = ConfirmationEvents(
-            database: database,
-            time: time,
-            keys: signingKeys,
-            issuer: configuration.accessTokenIssuer,
-            delivery: webhooks
-        )
-        let confirmations = ConfirmationService(database: database, time: time, events: events)
-        self.serviceCredentials = ServiceCredentialCheck(database: database)
-        self.confirmations = confirmations
-        self.confirmationApprovals = ConfirmationApprovals(
-            confirmations: confirmations,
+            relyingParty: policies.relyingParty,
             core: core,
-            assertions: assertions,
-            pins: pins,
-            attestations: keyAttestations,
-            receipts: ConfirmationReceipts(keys: signingKeys, issuer: configuration.accessTokenIssuer),
-            pinAllowed: configuration.confirmationPIN == .allow
+            deviceKeys: (assertions, pins, keyAttestations),
+            signingKeys: signingKeys,
+            logger: logger
         )
         self.housekeeping = Housekeeping(
             configuration: configuration,
@@ -173,4 +149,17 @@ struct ServerServices: Sendable {
         )
         self.administration = AccountAdministration(configuration: configuration, core: core)
     }
+}
+
+extension ServerServices {
+    /// The bank backends' service credentials, as requests present them.
+    var serviceCredentials: ServiceCredentialCheck { confirming.serviceCredentials }
+    /// Confirmations: created and read by a backend, listed and declined by the account.
+    var confirmations: ConfirmationService { confirming.confirmations }
+    /// Approving a confirmation with a device key.
+    var confirmationApprovals: ConfirmationApprovals { confirming.approvals }
+    /// Approving a confirmation with a passkey (the account page).
+    var passkeyConfirmations: PasskeyConfirmations { confirming.passkeyApprovals }
+    /// Posting decided confirmations to service credentials' webhooks, in the background.
+    var webhooks: WebhookDelivery { confirming.webhooks }
 }

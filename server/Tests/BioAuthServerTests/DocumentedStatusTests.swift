@@ -492,7 +492,8 @@ struct DocumentedStatusTests {
                 return api.recorded.all
             }
             let confirmations = try await Self.confirmationTour(huge: huge, garbage: garbage)
-            let produced = api.recorded.all.union(atLimit).union(states).union(confirmations)
+            let passkeyConfirmations = try await PasskeyConfirmationTests.statusTour(huge: huge, garbage: garbage)
+            let produced = api.recorded.all.union(atLimit).union(states).union(confirmations).union(passkeyConfirmations)
             let missing = documented.subtracting(produced)
             let undocumented = produced.subtracting(documented)
             #expect(missing.isEmpty, "documented but never produced: \(missing.sorted())")

@@ -19,7 +19,7 @@ struct OpenAPIDocumentTests {
                 routes == documented,
                 "only in server: \(routes.subtracting(documented).sorted()); only in document: \(documented.subtracting(routes).sorted())"
             )
-            #expect(documented.count == 46)
+            #expect(documented.count == 48)
         }
     }
 

@@ -27,6 +27,7 @@ enum AccountPageAssets {
         "activity.js": script(PackageResources.activity_js),
         "api.js": script(PackageResources.api_js),
         "app.js": script(PackageResources.app_js),
+        "confirmations.js": script(PackageResources.confirmations_js),
         "devices.js": script(PackageResources.devices_js),
         "dom.js": script(PackageResources.dom_js),
         "errors.js": script(PackageResources.errors_js),

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The account page (`/` and its files under `/assets/`, served from the binary, see
 /// ``AccountPageAssets``) and its browser-session calls (`/web/…`: the session lives in a cookie,
-/// see ``BrowserSession``).
+/// see ``BrowserSession``), approving a confirmation with a passkey among them.
 struct AccountPageRoutes {
     /// The services, built once by the composition root.
     let services: ServerServices
@@ -45,6 +45,18 @@ struct AccountPageRoutes {
         router.route(.getWebSession) { request, context in
             let current = try await services.sessions.current(try context.requireCaller())
             return webSession(user: current.user, session: current.session, token: BrowserSession.token(in: request) ?? "")
+        }
+        router.route(.createConfirmationPasskeyOptions) { _, context in
+            let id = try context.pathID()
+            return EditedResponse(
+                status: .created,
+                response: try await services.passkeyConfirmations.options(confirmationID: id, for: try context.requireCaller())
+            )
+        }
+        router.route(.approveConfirmationWithPasskey) { request, context in
+            let id = try context.pathID()
+            let body = try await request.decode(as: ConfirmationPasskeyRequest.self, context: context)
+            return try await services.passkeyConfirmations.approve(confirmationID: id, body, for: try context.requireCaller())
         }
         router.route(.webSignOut) { request, context in
             let caller = try context.requireCaller()

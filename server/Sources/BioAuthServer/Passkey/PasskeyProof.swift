@@ -11,6 +11,8 @@ struct PasskeyProof: FactorProof {
     /// The stored passkey the assertion names, if any.
     let passkey: StoredPasskey?
     let ceremonyID: String
+    /// The kind of ceremony it answered: a sign-in's or re-authentication's, or a confirmation's.
+    var ceremony: Ceremony = .authentication
     /// Its owner's credential epoch when the passkey was read, before the assertion was checked.
     let epoch: Int64
     let verdict: Result<VerifiedAuthentication, WebAuthnError>
@@ -18,7 +20,7 @@ struct PasskeyProof: FactorProof {
     var factor: AuthenticationMethod { .passkey }
     var userID: String? { passkey?.userID }
     var holds: Bool { if case .success = verdict { true } else { false } }
-    var challenge: ChallengeToSpend? { .webAuthn(ceremonyID: ceremonyID, ceremony: .authentication) }
+    var challenge: ChallengeToSpend? { .webAuthn(ceremonyID: ceremonyID, ceremony: ceremony) }
     var credential: CredentialInUse {
         let verified = try? verdict.get()
         return .passkey(

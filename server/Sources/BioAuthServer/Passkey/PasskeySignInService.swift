@@ -96,43 +96,14 @@ struct PasskeySignInService: Sendable {
     /// Only reads: the account core spends the ceremony, whatever the verdict.
     func verify(ceremonyID: String, credential: AuthenticationResponseJSON, for caller: Caller?) async throws -> PasskeyProof {
         let credentialID = Array(credential.rawId.data)
-        let (ceremony, passkey, epoch) = try await database.read { db -> (WebAuthnChallengeTable.Open?, StoredPasskey?, Int64?) in
-            let ceremony = try await WebAuthnChallengeTable.read(db, id: ceremonyID, ceremony: .authentication)
-            guard let passkey = try await PasskeyTable.find(db, credentialID: credentialID) else { return (ceremony, nil, nil) }
-            return (ceremony, passkey, try await UserTable.epoch(db, id: passkey.userID))
+        let (ceremony, passkey, epoch) = try await database.read { db in
+            try await PasskeyAssertionCheck.read(db, ceremonyID: ceremonyID, kind: .authentication, credentialID: credentialID)
         }
         // A sign-in ceremony signs in; a re-authentication's renews only the session that opened it.
         guard let ceremony, ceremony.sessionID == caller?.sessionID else {
             throw Rejection(.challengeInvalid, "No passkey ceremony with that id is open for this; start again.")
         }
-        let verdict: Result<VerifiedAuthentication, WebAuthnError>
-        if let passkey {
-            if ceremony.usernameFirst, ceremony.userID != passkey.userID {
-                verdict = .failure(WebAuthnError(.credentialNotAllowed, "the passkey is not the named user's"))
-            } else {
-                let record = CredentialRecord(
-                    credentialID: passkey.credentialID,
-                    userHandle: PasskeyService.userHandle(passkey.userID),
-                    publicKey: passkey.publicKey,
-                    signCount: passkey.signCount,
-                    backupEligible: passkey.backupEligible
-                )
-                do {
-                    verdict = .success(
-                        try relyingParty.verifyAuthentication(
-                            credential,
-                            challenge: ceremony.challenge,
-                            credential: record,
-                            userIdentified: ceremony.usernameFirst
-                        )
-                    )
-                } catch {
-                    verdict = .failure(error)
-                }
-            }
-        } else {
-            verdict = .failure(WebAuthnError(.credentialNotAllowed, "unknown credential"))
-        }
+        let verdict = PasskeyAssertionCheck.verdict(on: credential, answering: ceremony, passkey: passkey, relyingParty: relyingParty)
         return PasskeyProof(passkey: passkey, ceremonyID: ceremonyID, epoch: epoch ?? 0, verdict: verdict)
     }
 }

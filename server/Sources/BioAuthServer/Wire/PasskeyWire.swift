@@ -110,3 +110,14 @@ struct RenameRequest: Codable, Sendable {
 struct RelatedOriginsResponse: Codable, Sendable {
     var origins: [String]
 }
+
+/// `POST /web/confirmations/{id}/passkey`: a passkey's answer to the confirmation's ceremony.
+struct ConfirmationPasskeyRequest: Codable, Sendable {
+    var ceremonyID: String
+    var credential: AuthenticationResponseJSON
+
+    enum CodingKeys: String, CodingKey {
+        case credential
+        case ceremonyID = "ceremony_id"
+    }
+}

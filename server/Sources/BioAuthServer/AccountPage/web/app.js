@@ -5,6 +5,7 @@
 
 import { loadActivity } from './activity.js';
 import { api, onSessionEnded } from './api.js';
+import { loadConfirmations } from './confirmations.js';
 import { $ } from './dom.js';
 import { ApiError } from './errors.js';
 import { showText, wordsFor } from './messages.js';
@@ -29,6 +30,7 @@ function wireControls() {
   $('sign-out-others').addEventListener('click', signOutOthers);
   $('change-password-form').addEventListener('submit', changePassword);
   $('refresh-activity').addEventListener('click', () => loadActivity());
+  $('refresh-confirmations').addEventListener('click', () => loadConfirmations());
   $('reauth-form').addEventListener('submit', submitReauth);
   $('reauth-passkey').addEventListener('click', reauthWithPasskey);
   $('password-reset-form').addEventListener('submit', submitPasswordReset);

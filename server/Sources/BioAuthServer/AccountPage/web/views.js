@@ -1,6 +1,7 @@
 // Which view the page shows: signed out, a one-time password's new password, or the account.
 
 import { loadActivity } from './activity.js';
+import { loadConfirmations } from './confirmations.js';
 import { loadDevices } from './devices.js';
 import { $ } from './dom.js';
 import { clearMessage, showText } from './messages.js';
@@ -31,7 +32,7 @@ export function enterSignedOut(notice) {
   $('signed-out-view').hidden = false;
   $('sign-in-card').hidden = false;
   $('sign-up-card').hidden = true;
-  for (const id of ['passkey-list', 'device-list', 'session-list', 'activity-list']) $(id).replaceChildren();
+  for (const id of ['confirmation-list', 'passkey-list', 'device-list', 'session-list', 'activity-list']) $(id).replaceChildren();
   for (const id of ['sign-in-error', 'sign-up-error', 'passkey-error']) clearMessage($(id));
   const noticeEl = $('signed-out-notice');
   if (notice) {
@@ -74,11 +75,12 @@ export function enterSignedIn(web, notice) {
   const method = web.session && web.session.authentication && web.session.authentication.method;
   $('account-method').textContent = METHOD_WORDS[method] ? ` with ${METHOD_WORDS[method]}` : '';
   document.title = `${username} · BioAuth`;
-  for (const id of ['passkeys-error', 'passkeys-status', 'devices-error', 'sessions-error', 'sessions-status',
+  for (const id of ['confirmations-error', 'confirmations-status', 'passkeys-error', 'passkeys-status', 'devices-error', 'sessions-error', 'sessions-status',
     'password-error', 'password-status', 'activity-error']) clearMessage($(id));
   if (notice) showText($('passkeys-status'), notice);
   $('account-title').focus();
   signalUserDetails();
+  loadConfirmations();
   loadPasskeys();
   loadDevices();
   loadSessions();

@@ -18,6 +18,7 @@ export const ERROR_WORDS = {
   user_verification_required: 'Your device did not confirm it was you (fingerprint, face or screen lock). Try again.',
   duplicate_registration: 'This device already has a passkey for your account.',
   attestation_required: 'Passkeys cannot be added here: this site accepts only keys whose secure hardware it can check. Use the app on your phone instead.',
+  confirmation_closed: 'This confirmation was already decided, or has expired. The list has been refreshed.',
   csrf_failed: 'This page is out of date. Reload it and try again.',
   not_found: 'That item no longer exists. The list has been refreshed.',
   network: 'Could not reach the server. Check your connection and try again.',
@@ -62,4 +63,11 @@ export const AUDIT_WORDS = {
   'session.reauthenticated': ['Confirmed it was you', 'Confirming it was you failed'],
   'password.changed': ['Changed the password', 'Changing the password failed'],
   'pin.set': ['Set a PIN', 'Setting a PIN failed'],
+  'confirmation.created': ['Asked to confirm a payment or action'],
+  'confirmation.approved': ['Approved a confirmation', 'Approving a confirmation failed'],
+  'confirmation.declined': ['Declined a confirmation'],
+};
+
+export const CONFIRMATION_STATUS_WORDS = {
+  approved: 'approved', declined: 'declined', expired: 'expired', blocked: 'blocked: too many failed tries',
 };
