@@ -29,7 +29,7 @@ struct ConfirmationApprovalTests {
 
     /// A device key's signed approval of `setup`'s confirmation, read as the approval reads it.
     static func proof(_ server: TestServer, _ setup: Setup) async throws -> DeviceKeyProof {
-        let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+        let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
         let assertion = try await server.server.services.biometrics.assertions.read(
             challengeID: body.challengeID,
             signature: body.signature,
@@ -45,7 +45,7 @@ struct ConfirmationApprovalTests {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server)
             let sessions = try await server.snapshot().tables["sessions", default: []]
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             let approved = try await server.api.approve(setup.confirmation.id, body, token: setup.account.sessionToken).decode(
                 BioAuthProtocol.Confirmation.self
             )
@@ -60,7 +60,7 @@ struct ConfirmationApprovalTests {
                 json: body,
                 token: setup.account.sessionToken
             )
-            let fresh = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id).body
+            let fresh = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id).body
             try await server.api.expectError(
                 .confirmationClosed,
                 .post,
@@ -124,7 +124,7 @@ struct ConfirmationApprovalTests {
             let setup = try await Self.setUp(server)
             var shown = examplePayment
             shown.payeeName = "Mallory Example"
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id, details: shown)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id, details: shown)
             try await server.api.expectError(
                 .signatureInvalid,
                 .post,
@@ -142,7 +142,7 @@ struct ConfirmationApprovalTests {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server)
             let second = try await server.confirmation(for: setup.account.user.id, credential: setup.credential)
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             try await server.api.expectError(
                 .signatureInvalid,
                 .post,
@@ -167,7 +167,7 @@ struct ConfirmationApprovalTests {
     func expired() async throws {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server, expiresIn: 30)
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             let proof = try await Self.proof(server, setup)
             server.clock.advance(seconds: 30)
             try await server.api.expectError(
@@ -190,7 +190,7 @@ struct ConfirmationApprovalTests {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server)
             let (mallory, malloryKey, malloryRegistration) = try await server.api.newAccountWithKey()
-            let (body, _) = try await server.api.approval(setup.confirmation, key: malloryKey, registrationID: malloryRegistration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: malloryKey, registrationID: malloryRegistration.id)
             try await server.api.expectError(
                 .notFound,
                 .post,
@@ -200,7 +200,7 @@ struct ConfirmationApprovalTests {
             )
             try await server.api.expectError(.notFound, .post, Endpoint.declineConfirmation.path(setup.confirmation.id), token: mallory.sessionToken)
             // The owner's key signing, sent with another account's session: its key is not that account's.
-            let (owners, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (owners, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             try await server.api.expectError(
                 .notFound,
                 .post,
@@ -224,7 +224,7 @@ struct ConfirmationApprovalTests {
     func revokedKey() async throws {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server)
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             let status = try await server.api.call(
                 .delete,
                 Endpoint.deleteRegistration.path(setup.registration.id),
@@ -246,7 +246,7 @@ struct ConfirmationApprovalTests {
     func epochMoved() async throws {
         try await TestServer.run { server in
             let setup = try await Self.setUp(server)
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             let change = ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "a brand new password")
             #expect(
                 try await server.api.call(.put, Endpoint.changePassword.path(), json: change, token: setup.account.sessionToken).status == .noContent
@@ -259,7 +259,7 @@ struct ConfirmationApprovalTests {
                 token: setup.account.sessionToken
             )
             #expect(try await server.stored(setup.confirmation.id)?.storedStatus == .pending)
-            let fresh = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id).body
+            let fresh = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id).body
             #expect(try await server.api.approve(setup.confirmation.id, fresh, token: setup.account.sessionToken).status == .ok)
         }
     }
@@ -271,12 +271,12 @@ struct ConfirmationApprovalTests {
             let forger = SoftwareDeviceKey.es256()
             let path = Endpoint.approveConfirmation.path(setup.confirmation.id)
             for attempt in 1...5 {
-                let (body, _) = try await server.api.approval(setup.confirmation, key: forger, registrationID: setup.registration.id)
+                let (body, _) = try await server.api.signedApproval(setup.confirmation, key: forger, registrationID: setup.registration.id)
                 try await server.api.expectError(.signatureInvalid, .post, path, json: body, token: setup.account.sessionToken)
                 #expect(try await server.stored(setup.confirmation.id)?.failures == attempt)
             }
             #expect(try await server.api.serviceRead(setup.confirmation.id, credential: setup.credential).status == .blocked)
-            let (good, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (good, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             try await server.api.expectError(.confirmationClosed, .post, path, json: good, token: setup.account.sessionToken)
             let events = try await server.api.auditEvents(token: setup.account.sessionToken)
             #expect(events.contains { $0.type == .confirmationApproved && $0.outcome == .failure && $0.count == 5 })
@@ -289,7 +289,7 @@ struct ConfirmationApprovalTests {
             let setup = try await Self.setUp(server)
             let path = Endpoint.approveConfirmation.path(setup.confirmation.id)
             let token = setup.account.sessionToken
-            let (body, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             let before = try await server.snapshot()
             for raw in ["{", "[]", #"{"challenge_id": 1, "signature": "AAAA"}"#, #"{"challenge_id": "\#(body.challengeID)", "signature": "AA+/"}"#] {
                 try await server.api.expectError(.invalidRequest, .post, path, raw: Data(raw.utf8), token: token)
@@ -312,10 +312,10 @@ struct ConfirmationApprovalTests {
             let setup = try await Self.setUp(server)
             let path = Endpoint.approveConfirmation.path(setup.confirmation.id)
             for _ in 1...4 {
-                let (body, _) = try await server.api.approval(setup.confirmation, key: .es256(), registrationID: setup.registration.id)
+                let (body, _) = try await server.api.signedApproval(setup.confirmation, key: .es256(), registrationID: setup.registration.id)
                 try await server.api.expectError(.signatureInvalid, .post, path, json: body, token: setup.account.sessionToken)
             }
-            let (good, _) = try await server.api.approval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
+            let (good, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id)
             #expect(try await server.api.approve(setup.confirmation.id, good, token: setup.account.sessionToken).status == .ok)
         }
     }

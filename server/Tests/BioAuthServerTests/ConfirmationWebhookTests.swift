@@ -27,14 +27,14 @@ struct ConfirmationWebhookTests {
 
     /// Approves `confirmation` with `setup`'s key.
     static func approve(_ server: TestServer, _ setup: Setup, _ confirmation: BioAuthProtocol.Confirmation) async throws {
-        let (body, _) = try await server.api.approval(confirmation, key: setup.key, registrationID: setup.registration.id)
+        let (body, _) = try await server.api.signedApproval(confirmation, key: setup.key, registrationID: setup.registration.id)
         #expect(try await server.api.approve(confirmation.id, body, token: setup.account.sessionToken).status == .ok)
     }
 
     /// An approval of `confirmation` signed by `forger`, refused as `signature_invalid`.
     static func forge(_ server: TestServer, _ setup: Setup, _ confirmation: BioAuthProtocol.Confirmation, with forger: SoftwareDeviceKey) async throws
     {
-        let (body, _) = try await server.api.approval(confirmation, key: forger, registrationID: setup.registration.id)
+        let (body, _) = try await server.api.signedApproval(confirmation, key: forger, registrationID: setup.registration.id)
         let path = Endpoint.approveConfirmation.path(confirmation.id)
         try await server.api.expectError(.signatureInvalid, .post, path, json: body, token: setup.account.sessionToken)
     }

@@ -45,7 +45,7 @@ struct DocumentedStatusTests {
             try await api.call(.get, Endpoint.listConfirmations.path(), token: token)
             try await api.call(.get, Endpoint.listConfirmations.path())
             let approve = Endpoint.approveConfirmation.path(confirmation.id)
-            let (signed, _) = try await api.approval(confirmation, key: key, registrationID: registration.id)
+            let (signed, _) = try await api.signedApproval(confirmation, key: key, registrationID: registration.id)
             try await api.call(.post, approve, raw: garbage, token: token)
             try await api.call(.post, approve, raw: huge, token: token)
             try await api.call(.post, approve, json: signed, token: try await api.newAccount().sessionToken)
@@ -53,7 +53,7 @@ struct DocumentedStatusTests {
             try await api.call(
                 .post,
                 approve,
-                json: try await api.approval(confirmation, key: key, registrationID: registration.id, pin: "3917").body,
+                json: try await api.signedApproval(confirmation, key: key, registrationID: registration.id, pin: "3917").body,
                 token: token
             )
             var bent = signed

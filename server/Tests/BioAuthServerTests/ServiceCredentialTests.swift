@@ -123,7 +123,7 @@ struct ServiceCredentialTests {
             let (account, key, registration) = try await server.api.newAccountWithKey()
             let made = try await server.server.serviceCredentialAdministration.create(name: "bank", webhookURL: nil)
             let confirmation = try await server.confirmation(for: account.user.id, credential: made.secret)
-            let (body, _) = try await server.api.approval(confirmation, key: key, registrationID: registration.id)
+            let (body, _) = try await server.api.signedApproval(confirmation, key: key, registrationID: registration.id)
             let approved = try await server.api.approve(confirmation.id, body, token: account.sessionToken).decode(BioAuthProtocol.Confirmation.self)
             _ = try await server.server.serviceCredentialAdministration.revoke(id: made.credential.id)
             try await server.api.call(.get, Endpoint.getConfirmation.path(confirmation.id), token: made.secret)

@@ -45,29 +45,18 @@ struct PasskeyConfirmations: Sendable {
     /// passkey, `409 confirmation_closed` for one no longer pending.
     func options(confirmationID id: String, for caller: Caller) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
         let confirmation = try await confirmations.pending(id: id, for: caller)
-        let now = core.time.now()
-        let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
         let challenge = try ConfirmationCeremony.challenge(relyingPartyID: relyingParty.id, detailsHash: confirmation.detailsHash)
-        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
-        let allowed = try await database.transaction { db in
-            let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
-            guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; approve it in the app on your phone.") }
-            try await WebAuthnChallengeTable.insert(
-                db,
-                id: ceremonyID,
-                ceremony: .confirmation,
-                userID: caller.userID,
-                sessionID: caller.sessionID,
-                usernameFirst: true,
-                challenge: challenge,
-                now: now,
-                expiresAt: expiresAt
-            )
-            return allowed
-        }
-        return PasskeyCeremonyResponse(
-            ceremonyID: ceremonyID,
-            publicKey: relyingParty.requestOptions(challenge: Array(challenge), allowing: allowed, timeout: challengeTTL)
+        let ceremony = PasskeyRequestCeremony(database: database, relyingParty: relyingParty, time: core.time, challengeTTL: challengeTTL)
+        return try await ceremony.open(
+            .confirmation,
+            challenge: challenge,
+            listing: { db in
+                let allowed = try await PasskeyTable.all(db, userID: caller.userID).map(\.descriptor)
+                guard !allowed.isEmpty else { throw Rejection(.notFound, "This account has no passkey; approve it in the app on your phone.") }
+                return (caller.userID, allowed)
+            },
+            usernameFirst: true,
+            sessionID: caller.sessionID
         )
     }
 

@@ -58,29 +58,8 @@ struct PasskeySignInService: Sendable {
         usernameFirst: Bool,
         sessionID: String?
     ) async throws -> PasskeyCeremonyResponse<PublicKeyCredentialRequestOptionsJSON> {
-        let now = core.time.now()
-        let ceremonyID = SecureRandom.identifier(.webAuthnCeremony)
-        let challenge = SecureRandom.bytes(ProtocolLimits.challengeByteCount)
-        let expiresAt = now.addingTimeInterval(challengeTTL.timeInterval)
-        let allowed = try await database.transaction { db in
-            let (userID, allowed) = try await listing(db)
-            try await WebAuthnChallengeTable.insert(
-                db,
-                id: ceremonyID,
-                ceremony: .authentication,
-                userID: userID,
-                sessionID: sessionID,
-                usernameFirst: usernameFirst,
-                challenge: challenge,
-                now: now,
-                expiresAt: expiresAt
-            )
-            return allowed
-        }
-        return PasskeyCeremonyResponse(
-            ceremonyID: ceremonyID,
-            publicKey: relyingParty.requestOptions(challenge: Array(challenge), allowing: allowed, timeout: challengeTTL)
-        )
+        let ceremony = PasskeyRequestCeremony(database: database, relyingParty: relyingParty, time: core.time, challengeTTL: challengeTTL)
+        return try await ceremony.open(.authentication, listing: listing, usernameFirst: usernameFirst, sessionID: sessionID)
     }
 
     /// Signs in with a passkey's answer to ceremony `request.ceremonyID`.

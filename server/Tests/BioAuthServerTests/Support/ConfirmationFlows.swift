@@ -48,26 +48,6 @@ extension TestServer {
 }
 
 extension ContractClient {
-    /// The approval body a device sends: a fresh challenge for `registrationID`, and `key`'s
-    /// signature over the confirmation message with the hash the device derives from `details`
-    /// (the confirmation's own unless a test makes the device see others), with `pin` for a PIN key.
-    func approval(
-        _ confirmation: BioAuthProtocol.Confirmation,
-        key: SoftwareDeviceKey,
-        registrationID: String,
-        details: ConfirmationDetails? = nil,
-        pin: String? = nil
-    ) async throws -> (body: ApproveConfirmationRequest, message: Data) {
-        let challenge = try await challenge(for: registrationID)
-        let message = try ConfirmationMessage(
-            relyingPartyID: LoopbackServer.relyingPartyID,
-            registrationID: registrationID,
-            challenge: challenge.challenge.data,
-            detailsHash: (details ?? confirmation.details).hash(confirmationID: confirmation.id)
-        ).encoded()
-        return (ApproveConfirmationRequest(challengeID: challenge.challengeID, signature: Base64URLBytes(key.sign(message)), pin: pin), message)
-    }
-
     /// `POST /v1/confirmations/{id}/approve` with `body` for the session of `token`.
     @discardableResult
     func approve(
