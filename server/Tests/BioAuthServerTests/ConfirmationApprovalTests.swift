@@ -124,7 +124,12 @@ struct ConfirmationApprovalTests {
             let setup = try await Self.setUp(server)
             var shown = examplePayment
             shown.payeeName = "Mallory Example"
-            let (body, _) = try await server.api.signedApproval(setup.confirmation, key: setup.key, registrationID: setup.registration.id, details: shown)
+            let (body, _) = try await server.api.signedApproval(
+                setup.confirmation,
+                key: setup.key,
+                registrationID: setup.registration.id,
+                details: shown
+            )
             try await server.api.expectError(
                 .signatureInvalid,
                 .post,
