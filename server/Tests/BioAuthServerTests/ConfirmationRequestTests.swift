@@ -20,6 +20,7 @@ struct ConfirmationRequestTests {
             #expect(confirmation.detailsHash.data == examplePayment.hash(confirmationID: confirmation.id))
             #expect(confirmation.text == ConfirmationTextBody(ConfirmationText(examplePayment)!))
             #expect(confirmation.expiresAt == confirmation.createdAt.addingTimeInterval(60))
+            #expect(try await server.stored(confirmation.id)?.details == examplePayment, "the stored details read back as asked")
             let events = try await server.api.auditEvents(token: account.sessionToken)
             #expect(events.contains { $0.type == .confirmationCreated && $0.outcome == .success })
         }

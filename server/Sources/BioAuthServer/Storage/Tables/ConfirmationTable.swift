@@ -154,9 +154,10 @@ enum ConfirmationTable {
     private static func confirmation(_ row: any SQLRow) throws -> StoredConfirmation {
         let id = try row.decode(column: "id", as: String.self)
         let canonical = try row.decode(column: "details", as: String.self)
-        guard let details = try? WireJSON.makeDecoder().decode(ConfirmationDetails.self, from: Data(canonical.utf8)) else {
+        guard var details = try? WireJSON.makeDecoder().decode(ConfirmationDetails.self, from: Data(canonical.utf8)) else {
             throw CorruptRowError(column: "details")
         }
+        details.unknownFields.removeAll { $0 == "confirmation_id" }  // the canonical form's own member
         return StoredConfirmation(
             id: id,
             userID: try row.decode(column: "user_id", as: String.self),
