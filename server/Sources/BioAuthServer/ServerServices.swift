@@ -132,7 +132,6 @@ struct ServerServices: Sendable {
             logger: logger
         )
         self.accessTokens = AccessTokenService(
-            database: database,
             time: time,
             keys: signingKeys,
             issuer: configuration.accessTokenIssuer,
