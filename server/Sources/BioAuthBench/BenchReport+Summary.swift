@@ -47,7 +47,9 @@ extension BenchReport {
             lines.append("  commit probe (the server's services without HTTP): \(probes) sign-ins before and after the loads")
             lines.append("  limit: \(format(database.limit)) sign-ins/s (\(database.limitedBy))")
             lines.append("  biometric sign-in, closed loop:")
-            lines.append("    conns  sign-ins/s  of floor  of limit   p50 ms   p99 ms  p99.9 ms  server CPU  µs/sign-in  client CPU  errors")
+            lines.append(
+                "    conns  sign-ins/s  of floor  of limit   p50 ms   p99 ms  p99.9 ms  server CPU  µs/sign-in  client CPU  errors  peak MB (added)"
+            )
             for run in database.biometricSweep {
                 lines.append(
                     "    "
@@ -59,6 +61,7 @@ extension BenchReport {
                             pad(format(run.latency.p999, digits: 2), 9),
                             pad(format(run.serverCPUCores, digits: 2), 10), pad(format(run.serverCPUMicrosecondsPerOperation), 11),
                             pad(format(run.clientCPUCores, digits: 2), 10), pad(String(run.errors), 7),
+                            pad(megabytes(run), 15),
                         ].joined(separator: " ")
                 )
             }
@@ -67,22 +70,26 @@ extension BenchReport {
                 "  biometric at half load (\(format(half.offeredRate ?? 0))/s offered, \(format(half.throughput)) done): "
                     + "p50 \(format(half.latency.p50, digits: 2)) ms, p99 \(format(half.latency.p99, digits: 2)) ms, p99.9 \(format(half.latency.p999, digits: 2)) ms"
                     + "; \(format(half.serverCPUMicrosecondsPerOperation)) µs server CPU each; client start lag p99 \(format(half.startLag?.p99 ?? 0, digits: 2)) ms"
+                    + peak(half)
             )
             let password = database.password
             lines.append(
                 "  password sign-in (\(password.connections) connections): \(format(password.throughput, digits: 2))/s = "
                     + "\(percent(database.passwordRatioToHashRate)) of the hash rate; p50 \(format(password.latency.p50)) ms, p99 \(format(password.latency.p99)) ms"
+                    + peak(password)
             )
             if let tokens = database.accessTokens {
                 lines.append(
                     "  access tokens minted (\(tokens.connections) connections): \(format(tokens.throughput))/s; "
                         + "\(format(tokens.serverCPUMicrosecondsPerOperation)) µs server CPU each; p50 \(format(tokens.latency.p50, digits: 2)) ms, p99 \(format(tokens.latency.p99, digits: 2)) ms"
+                        + peak(tokens)
                 )
             }
             if let confirmed = database.confirmations {
                 lines.append(
                     "  payments confirmed (\(confirmed.connections) connections; asked, challenged, approved): \(format(confirmed.throughput))/s; "
                         + "\(format(confirmed.serverCPUMicrosecondsPerOperation)) µs server CPU each; p50 \(format(confirmed.latency.p50, digits: 2)) ms, p99 \(format(confirmed.latency.p99, digits: 2)) ms"
+                        + peak(confirmed)
                 )
             }
             for point in database.growth {
@@ -91,7 +98,8 @@ extension BenchReport {
                     "  \(point.accounts) accounts (seeded in \(format(point.seedSeconds, digits: 1)) s): half load p50 \(format(point.halfLoad.latency.p50, digits: 2)) ms, "
                         + "p99 \(format(point.halfLoad.latency.p99, digits: 2)) ms; saturated \(format(point.saturated.throughput))/s "
                         + "(\(format(point.saturated.throughput / floor, digits: 2))× the floor, \(format(point.saturated.serverCPUMicrosecondsPerOperation)) µs CPU each); "
-                        + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB"
+                        + "server peak \(point.serverPeakResidentBytes / 1_000_000) MB in the run"
+                        + (point.saturated.serverPeakResidentBytes.map { " (\($0 / 1_000_000) MB saturated)" } ?? "")
                         + (point.halfLoad.serverBytesWrittenPerOperation.map { "; server wrote \(format($0 / 1024)) KiB per sign-in" } ?? "")
                 )
                 if let times = point.halfLoad.serverTimes { lines.append("    inside the server at half load: " + describe(times)) }
@@ -140,6 +148,7 @@ extension BenchReport {
                     "server peak memory ≤ \(Target.peakResidentBytes / 1_000_000) MB",
                     database.serverPeakResidentBytes <= Target.peakResidentBytes,
                     "\(database.serverPeakResidentBytes / 1_000_000) MB"
+                        + (database.peakLoad.map { "; the most in one load \($0.bytes / 1_000_000) MB, \($0.name)" } ?? "")
                 )
             )
             lines.append(
@@ -167,6 +176,18 @@ extension BenchReport {
         String(format: "%.\(digits)f", value)
     }
 
+    /// A load's server peak and what the load added to the resident memory it began with, in MB
+    /// ("85 (+29)"), or "-" for a report from before peaks were measured per load.
+    private func megabytes(_ load: LoadResult) -> String {
+        guard let peak = load.serverPeakResidentBytes else { return "-" }
+        return "\(peak / 1_000_000) (+\(max(0, peak - (load.serverResidentBytesAtStart ?? peak)) / 1_000_000))"
+    }
+
+    /// "; server peak N MB (+M)" for a load whose peak was measured, else nothing.
+    private func peak(_ load: LoadResult) -> String {
+        load.serverPeakResidentBytes == nil ? "" : "; server peak \(megabytes(load)) MB"
+    }
+
     private func percent(_ ratio: Double) -> String {
         String(format: "%.0f%%", ratio * 100)
     }
@@ -192,6 +213,20 @@ extension BenchReport {
 }
 
 extension DatabaseReport {
+    /// The load in which the server's memory peaked highest, named, with that peak in bytes;
+    /// `nil` when no load's peak was measured.
+    package var peakLoad: (name: String, bytes: Int)? {
+        let first = growth.first.map { " (\($0.accounts) accounts)" } ?? ""
+        var loads: [(String, LoadResult)] = biometricSweep.map { ("biometric sign-in at \($0.connections) connections" + first, $0) }
+        loads += [("password sign-in" + first, password)]
+        if let accessTokens { loads.append(("access tokens minted" + first, accessTokens)) }
+        if let confirmations { loads.append(("payments confirmed" + first, confirmations)) }
+        for point in growth {
+            loads += [("half load, \(point.accounts) accounts", point.halfLoad), ("saturated, \(point.accounts) accounts", point.saturated)]
+        }
+        return loads.compactMap { name, load in load.serverPeakResidentBytes.map { (name: name, bytes: $0) } }.max { $0.bytes < $1.bytes }
+    }
+
     /// Failed operations on this database.
     package var errorCount: Int {
         biometricSweep.map(\.errors).reduce(0, +) + halfLoad.errors + password.errors + (accessTokens?.errors ?? 0) + (confirmations?.errors ?? 0)

@@ -32,6 +32,7 @@ struct LoadGenerator: Sendable {
         let end = measureFrom.advanced(by: duration)
         let tickets = Tickets()
         let server = self.server
+        let residentAtStart = server.resetPeak()
         progress.begin(label, until: end) { tickets.finished.load(ordering: .relaxed) }
         defer { progress.end() }
 
@@ -97,6 +98,8 @@ struct LoadGenerator: Sendable {
             serverCPUCores: serverCPU,
             clientCPUCores: clientCPU,
             serverBytesWrittenPerOperation: operations > 0 ? Double(written) / Double(operations) : nil,
+            serverPeakResidentBytes: server.peakSinceReset,
+            serverResidentBytesAtStart: residentAtStart,
             firstError: outcomes.firstError,
             serverTimes: serverTimes
         )

@@ -26,6 +26,12 @@ package struct LoadResult: Codable, Sendable {
     /// Bytes the server wrote to storage per operation over the measured time (the database's
     /// log and checkpoints; PostgreSQL's writes are its own processes' and not counted).
     package var serverBytesWrittenPerOperation: Double?
+    /// The server's peak resident memory during this load (its warm-up included), in bytes;
+    /// `nil` in reports from before it was measured per load.
+    package var serverPeakResidentBytes: Int?
+    /// The server's resident memory when this load began, in bytes (the peak less this is what
+    /// the load added); `nil` as for ``serverPeakResidentBytes``.
+    package var serverResidentBytesAtStart: Int?
     /// The first failure, if any.
     package var firstError: String?
     /// Where the time went inside the server, from its metrics; `nil` if they could not be read.

@@ -65,10 +65,32 @@ final class ServerProcess: @unchecked Sendable {
         ProcessStats.field(of: "io", pid: process.processIdentifier, named: "write_bytes") ?? 0
     }
 
-    /// The most memory the server has held resident so far (VmHWM), in bytes.
+    /// The most memory the server has held resident so far, in bytes: the highest of every
+    /// reading ``resetPeak()`` folded in and the kernel's peak since.
     var peakResidentBytes: Int {
+        peakLock.withLock { max(foldedPeak, peakSinceReset) }
+    }
+
+    /// The most memory the server has held resident since the last ``resetPeak()`` (or its
+    /// start), in bytes: the kernel's VmHWM.
+    var peakSinceReset: Int {
         (ProcessStats.field(of: "status", pid: process.processIdentifier, named: "VmHWM") ?? 0) * 1024
     }
+
+    /// Starts a new peak for ``peakSinceReset`` (writing 5 to `/proc/PID/clear_refs` sets VmHWM
+    /// to the resident size now), keeping the old one in ``peakResidentBytes``; returns the
+    /// resident size it starts from, in bytes.
+    @discardableResult
+    func resetPeak() -> Int {
+        peakLock.withLock {
+            foldedPeak = max(foldedPeak, peakSinceReset)
+            try? "5".write(toFile: "/proc/\(process.processIdentifier)/clear_refs", atomically: false, encoding: .utf8)
+            return peakSinceReset
+        }
+    }
+
+    private let peakLock = NSLock()
+    private var foldedPeak = 0
 
     /// Stops the server with SIGTERM (a graceful drain) and waits for it.
     func stop() async {

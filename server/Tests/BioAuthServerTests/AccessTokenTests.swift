@@ -103,6 +103,26 @@ struct AccessTokenTests {
         }
     }
 
+    @Test("minting reads the session once: the bearer check's lookup carries what the token says")
+    func mintingReadsTheSessionOnce() async throws {
+        try await TestServer.run { server in
+            let account = try await server.api.newAccount()
+            _ = try await server.api.accessToken(token: account.sessionToken)
+            let before = Self.databaseReads(server)
+            for _ in 0..<3 { _ = try await server.api.accessToken(token: account.sessionToken) }
+            #expect(Self.databaseReads(server) - before == 3)
+        }
+    }
+
+    /// Reads the server has waited for so far (`bioauth_database_wait_seconds{work="read"}`'s count).
+    private static func databaseReads(_ server: TestServer) -> Int {
+        var buffer: [UInt8] = []
+        server.server.metrics.registry.emit(into: &buffer)
+        let prefix = #"bioauth_database_wait_seconds_count{work="read"} "#
+        let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+    }
+
     @Test("a session signed in with a one-time password gets no token (403 password_change_required)")
     func oneTimePasswordSessionGetsNone() async throws {
         try await TestServer.run { server in

@@ -9,7 +9,7 @@ import VaporCSQLite
 struct PreparedStatementTextTests {
     /// The texts run for every request on either database.
     static let single: [any PreparedStatementText.Type] = [
-        RegistrationTable.ActiveOwnerEpoch.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self, SessionTable.FactsByID.self,
+        RegistrationTable.ActiveOwnerEpoch.self, RegistrationTable.SigningKey.self, SessionTable.CallerByToken.self,
         UserTable.AccountState.self,
     ]
 

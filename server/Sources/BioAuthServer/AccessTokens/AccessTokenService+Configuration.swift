@@ -12,7 +12,6 @@ extension AccessTokenService {
         logger: Logger
     ) {
         self.init(
-            database: database,
             time: time,
             keys: SigningKeyStore(
                 database: database,

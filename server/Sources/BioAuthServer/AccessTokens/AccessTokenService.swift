@@ -1,11 +1,10 @@
 import BioAuthProtocol
 import Foundation
 
-/// Access tokens for an app's own backend: minted for a live session from memory (one read of
-/// the session, no write), signed by the fleet's current key; the key set that verifies them;
-/// and the metadata that names both.
+/// Access tokens for an app's own backend: minted for a live session from what the caller's
+/// lookup read of it (no further read, no write), signed by the fleet's current key; the key set
+/// that verifies them; and the metadata that names both.
 struct AccessTokenService: Sendable {
-    let database: any DatabaseProvider
     let time: TimeSource
     let keys: SigningKeyStore
     /// `iss`.
@@ -17,11 +16,11 @@ struct AccessTokenService: Sendable {
     /// Whether passkeys must verify their user (a passkey factor then counts as `user`).
     let passkeysVerifyUser: Bool
 
-    /// A token for the caller's session: a compact JWS with `typ` `at+jwt`.
+    /// A token for the caller's session (live when its lookup read it): a compact JWS with `typ`
+    /// `at+jwt`.
     func mint(for caller: Caller) async throws -> AccessTokenResponse {
         let now = time.now()
-        let facts = try await database.read { db in try await SessionTable.facts(db, id: caller.sessionID, userID: caller.userID, now: now) }
-        guard let facts else { throw Rejection(.invalidSession, "The session has ended.") }
+        let facts = caller.facts
         let key = try await keys.signer()
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
         let seconds = Int64(lifetime.components.seconds)

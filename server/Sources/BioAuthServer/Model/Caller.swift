@@ -11,4 +11,6 @@ struct Caller: Sendable {
     var passwordChangeRequired = false
     /// The session's last request before this one (its creation at first), for the idle timeout.
     var lastSeenAt: Date
+    /// What an access token says of the session, read with the caller.
+    var facts: SessionFacts
 }

@@ -91,12 +91,22 @@ enum SessionTable {
             userID: try row.text(1),
             stepUpAt: try row.optionalDate(2),
             passwordChangeRequired: try row.integer(3) != 0,
-            lastSeenAt: try row.date(4)
+            lastSeenAt: try row.date(4),
+            facts: SessionFacts(
+                factors: try factors(try row.text(5)),
+                authenticatedAt: try row.date(6),
+                stepUpAt: try row.optionalDate(2),
+                passkeyBackupEligible: row.values[7] == .null ? nil : try row.integer(7) != 0
+            )
         )
     }
 
-    /// What ``caller(_:_:now:idleSince:)`` reads of a session.
-    private static let callerColumns = "id, user_id, step_up_at, password_change_required, COALESCE(last_seen_at, created_at)"
+    /// What ``caller(_:_:now:idleSince:)`` reads of a session: the caller, then its
+    /// ``SessionFacts`` (with the passkey that signed it in).
+    private static let callerColumns = """
+        id, user_id, step_up_at, password_change_required, COALESCE(last_seen_at, created_at), factors, authenticated_at,
+        (SELECT backup_eligible FROM passkeys WHERE passkeys.id = sessions.passkey_id)
+        """
 
     /// ``caller(_:_:now:idleSince:)``'s query, run for every authenticated request: the session by
     /// its primary key, if the token's digest is the stored one, it is live and was used after the
@@ -108,32 +118,6 @@ enum SessionTable {
             WHERE id = $1 AND token_hash = $2 AND revoked_at IS NULL AND expires_at > $3 AND COALESCE(last_seen_at, created_at) > $4
             """
         static let parameters: [SQLType] = [.text, .bytes, .integer, .integer]
-    }
-
-    /// What an access token says of a live session of the user's (``SessionFacts``), or `nil`
-    /// when it has ended: one read, by primary key, with the passkey that signed it in.
-    static func facts(_ db: any StatementDatabase, id: String, userID: String, now: Date) async throws -> SessionFacts? {
-        guard let row = try await db.first(FactsByID.self, .text(id)), try row.text(0) == userID, row.values[1] == .null,
-            try row.date(2) > now
-        else { return nil }
-        return SessionFacts(
-            factors: try factors(try row.text(3)),
-            authenticatedAt: try row.date(4),
-            stepUpAt: try row.optionalDate(5),
-            passkeyBackupEligible: row.values[6] == .null ? nil : try row.integer(6) != 0
-        )
-    }
-
-    /// ``facts(_:id:userID:now:)``'s query: by primary key alone (owner, revocation and expiry are
-    /// compared after), so that no bound value can change SQLite's plan.
-    enum FactsByID: PreparedStatementText {
-        static let name = "bioauth_session_facts_by_id"
-        static let sql = """
-            SELECT user_id, revoked_at, expires_at, factors, authenticated_at, step_up_at,
-                   (SELECT backup_eligible FROM passkeys WHERE passkeys.id = sessions.passkey_id)
-            FROM sessions WHERE id = $1
-            """
-        static let parameters: [SQLType] = [.text]
     }
 
     /// Records that a live session was used now (for the idle timeout).
