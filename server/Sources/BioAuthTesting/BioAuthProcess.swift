@@ -142,8 +142,24 @@ package final class BioAuthProcess: @unchecked Sendable {
         environment: [String: String] = [:],
         timeout: Duration = .seconds(120)
     ) async throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = try BioAuthProcess(arguments, program: program, environment: environment)
-        let status = try await process.waitForExit(timeout: timeout)
-        return (status, process.stdoutBytes, process.stderr)
+        // Output goes to files, read whole once the process has ended: a pipe's reader may still
+        // be behind when a busy machine ends the process.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bioauth-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = [folder.appendingPathComponent("stdout"), folder.appendingPathComponent("stderr")]
+        for file in files { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let process = Process()
+        process.executableURL = binary(program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: files[0])
+        process.standardError = try FileHandle(forWritingTo: files[1])
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate() }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        return (process.terminationStatus, try Data(contentsOf: files[0]), String(decoding: try Data(contentsOf: files[1]), as: UTF8.self))
     }
 }

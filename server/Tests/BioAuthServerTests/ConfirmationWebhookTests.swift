@@ -214,7 +214,8 @@ struct ConfirmationWebhookTests {
             for index in 0..<10 { delivery.enqueue(.init(confirmationID: "cnf_\(index)", prepare: { post })) }
             #expect(records.all.filter { $0.contains("webhook queue full") }.count >= 8)
             receiver.open()
-            try await Task.sleep(for: .seconds(1))
+            _ = try await receiver.waitFor(2)
+            try await Task.sleep(for: .milliseconds(500))
             #expect((2...3).contains(receiver.received.count))
             await delivery.shutdown()
         }
