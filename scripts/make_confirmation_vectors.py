@@ -22,7 +22,6 @@ Requires Python 3.11 and `cryptography` (>= 44), as that script does.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
@@ -420,27 +419,7 @@ def render(doc: dict) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="compare with docs/confirmation-vectors.json, do not write")
-    mode.add_argument("--stdout", action="store_true", help="print the JSON instead of writing it")
-    args = parser.parse_args()
-
-    text = render(build())
-    assert render(build()) == text, "output is not reproducible"
-    if args.stdout:
-        sys.stdout.write(text)
-        return 0
-    if args.check:
-        current = OUT_PATH.read_text(encoding="utf-8") if OUT_PATH.exists() else None
-        if current != text:
-            print(f"{OUT_PATH} is out of date; run scripts/make_confirmation_vectors.py", file=sys.stderr)
-            return 1
-        print(f"{OUT_PATH} is up to date")
-        return 0
-    OUT_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT_PATH}")
-    return 0
+    return tv.main(lambda: render(build()), OUT_PATH, "scripts/make_confirmation_vectors.py", __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -576,29 +576,33 @@ def render(doc: dict) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(make=None, out_path: Path | None = None, script: str = "scripts/make_test_vectors.py", description: str | None = None) -> int:
+    """Writes (or with --check compares, or with --stdout prints) what `make` renders to `out_path`:
+    this script's vectors by default; make_confirmation_vectors.py passes its own."""
+    make = make or (lambda: render(build()))
+    out_path = out_path or OUT_PATH
+    parser = argparse.ArgumentParser(description=description or __doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="compare with docs/test-vectors.json, do not write")
+    mode.add_argument("--check", action="store_true", help=f"compare with {out_path.relative_to(out_path.parents[1])}, do not write")
     mode.add_argument("--stdout", action="store_true", help="print the JSON instead of writing it")
     args = parser.parse_args()
 
-    text = render(build())
-    assert render(build()) == text, "output is not reproducible"
+    text = make()
+    assert make() == text, "output is not reproducible"
 
     if args.stdout:
         sys.stdout.write(text)
         return 0
     if args.check:
-        current = OUT_PATH.read_text(encoding="utf-8") if OUT_PATH.exists() else None
+        current = out_path.read_text(encoding="utf-8") if out_path.exists() else None
         if current != text:
-            print(f"{OUT_PATH} is out of date; run scripts/make_test_vectors.py", file=sys.stderr)
+            print(f"{out_path} is out of date; run {script}", file=sys.stderr)
             return 1
-        print(f"{OUT_PATH} is up to date")
+        print(f"{out_path} is up to date")
         return 0
-    OUT_PATH.parent.mkdir(parents=True, exist_ok=True)
-    OUT_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT_PATH}")
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(text, encoding="utf-8")
+    print(f"wrote {out_path}")
     return 0
 
 
