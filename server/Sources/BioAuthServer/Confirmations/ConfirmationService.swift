@@ -89,7 +89,7 @@ struct ConfirmationService: Sendable {
         let now = time.now()
         let declined = try await database.transaction { db in
             guard try await ConfirmationTable.decline(db, id: id, userID: caller.userID, now: now) else {
-                _ = try await Self.pending(try await ConfirmationTable.find(db, id: id), of: caller, at: now)  // throws why
+                _ = try Self.pending(try await ConfirmationTable.find(db, id: id), of: caller, at: now)  // throws why
                 throw Self.closed
             }
             try await AuditLog.record(db, userID: caller.userID, type: .confirmationDeclined, outcome: .success, at: now)

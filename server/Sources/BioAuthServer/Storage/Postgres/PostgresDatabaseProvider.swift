@@ -16,6 +16,8 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     package let flavor = SQLFlavor.postgres
     private let client: PostgresClient
     private let runner: Task<Void, Never>
+    private let watch = LeaseWatch()
+    private let watcher: Task<Void, Never>
     private let logger: Logger
     private let metrics: DatabaseMetrics?
     private let connectionWait: Duration
@@ -67,6 +69,12 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         )
         configuration.options.maximumConnections = maxConnections
         configuration.options.connectionIdleTimeout = .seconds(60)
+        // No keep-alive queries: the pool closes a connection unused for a minute, before any
+        // common firewall or NAT drops it, and a keep-alive costs a timer (a task and a sleep) at
+        // every return to the pool, cancelled at the next lease. (A minimum of open connections
+        // would spare the idle timer too, but PostgresNIO 1.33's pool trips a precondition when
+        // it leases below that minimum after an outage.)
+        configuration.options.keepAliveBehavior = nil
         let probe = PostgresConnection.Configuration(
             host: host,
             port: port,
@@ -92,6 +100,7 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         } else {
             self.runner = Task { await client.run() }
         }
+        self.watcher = Task { [watch] in await watch.run() }
     }
 
     /// The logger PostgresNIO and PostgresKit get: never below `info`. At `debug` PostgresKit logs
@@ -189,9 +198,10 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         _ body: @escaping @Sendable (PostgresStatementDatabase) async throws -> T
     ) async throws -> T {
         let asked = ContinuousClock.now
-        return try await outage.watching({ $0 as? DatabaseUnavailable }) { [client, metrics] in
+        return try await outage.watching({ $0 as? DatabaseUnavailable }) { [client, metrics, watch] in
             try await LeaseRace.run(
                 waitingAtMost: wait ?? connectionWait,
+                watchedBy: watch,
                 lease: { try await client.withConnection($0) },
                 classify: Self.unavailability
             ) { connection in
@@ -208,5 +218,7 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
     package func shutdown() async throws {
         runner.cancel()
         await runner.value
+        watcher.cancel()
+        await watcher.value
     }
 }
