@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import NIOSSL
 import PostgresKit
 import SQLKit
@@ -134,8 +135,12 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         } catch {
             throw OpenError(url: url, reason: Self.describe(error))
         }
+        // Every connection on one event loop: replies then wake one thread, not whichever of
+        // NIO's (one per core) holds the connection. On 2 cores that took about a fifth off the
+        // server's CPU per PostgreSQL sign-in (docs/BENCHMARKS.md); one loop encodes and decodes
+        // a sign-in's messages in tens of microseconds, far from being the limit.
         let provider = PostgresDatabaseProvider(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            client: PostgresClient(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), backgroundLogger: logger),
             connectionWait: connectionWait,
             metrics: metrics,
             logger: logger
