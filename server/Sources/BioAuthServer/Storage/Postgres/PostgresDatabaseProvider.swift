@@ -139,8 +139,10 @@ package final class PostgresDatabaseProvider: DatabaseProvider {
         // NIO's (one per core) holds the connection. On 2 cores that took about a fifth off the
         // server's CPU per PostgreSQL sign-in (docs/BENCHMARKS.md); one loop encodes and decodes
         // a sign-in's messages in tens of microseconds, far from being the limit.
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let client = PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
         let provider = PostgresDatabaseProvider(
-            client: PostgresClient(configuration: configuration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), backgroundLogger: logger),
+            client: client,
             connectionWait: connectionWait,
             metrics: metrics,
             logger: logger
