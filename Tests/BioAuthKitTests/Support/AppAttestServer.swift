@@ -1,6 +1,7 @@
 import BioAuthKit
-import BioAuthSimulator
 import Foundation
+
+@testable import BioAuthSimulator
 
 #if canImport(CryptoKit)
 import CryptoKit
@@ -51,15 +52,10 @@ final class AppAttestServer: HTTPTransport, @unchecked Sendable {
         var next = 0
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
     static let relyingPartyID = "bank.example"
 
-    func with<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
+    func with<T>(_ body: (inout State) -> T) -> T { state.withLock(body) }
 
     var starts: [Start] { with { $0.starts } }
     var challengeRequests: Int { with { $0.challengeRequests } }

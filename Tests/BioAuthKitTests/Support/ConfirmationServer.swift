@@ -1,6 +1,8 @@
 import BioAuthKit
 import Foundation
 
+@testable import BioAuthSimulator
+
 #if canImport(CryptoKit)
 import CryptoKit
 #else
@@ -40,14 +42,9 @@ final class ConfirmationServer: HTTPTransport, @unchecked Sendable {
     }
 
     let registrations = AppAttestServer()
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
 
-    func with<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
+    func with<T>(_ body: (inout State) -> T) -> T { state.withLock(body) }
 
     /// Asks the account to confirm `details`, as the bank's backend would.
     @discardableResult

@@ -1,6 +1,8 @@
 import BioAuthKit
 import Foundation
 
+@testable import BioAuthSimulator
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,14 +23,9 @@ final class TokenServer: HTTPTransport, @unchecked Sendable {
         var clockAhead: TimeInterval = 0
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
 
-    func with<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
+    func with<T>(_ body: (inout State) -> T) -> T { state.withLock(body) }
 
     var tokenRequestCount: Int { with { $0.tokenRequests.count } }
 
